@@ -1,0 +1,65 @@
+package run
+
+// Parsed is what a format parser reads from one document, before the form's
+// metadata is merged in and before statuses are derived. Every format in
+// internal/formats produces one.
+type Parsed struct {
+	// Format names the document's format, e.g. "llm-inference-bench".
+	Format     string
+	Tool       Tool
+	Provenance Provenance
+	Submitter  string
+	Hardware   Hardware
+	Engine     Engine
+	Model      Model
+	// Settings carries the declared grid: Contexts × Concurrencies and
+	// PrefillContexts.
+	Settings   Settings
+	MeasuredAt string
+	// DedupeKey identifies the document across uploads when it has an
+	// identity of its own (a lil-bench run_id, the source hash in a
+	// speedmatrix export); empty means "hash the bytes".
+	DedupeKey string
+
+	Prefill []PrefillMeasurement
+	Decode  []Measurement
+	// Plan lists cells the tool planned and skipped, with why.
+	Plan []PlanEntry
+}
+
+// Measurement is one decode cell as the source recorded it.
+type Measurement struct {
+	// Path is the JSON path of the record, for error messages.
+	Path            string
+	Context         int
+	MeasuredContext int
+	Concurrency     int
+	Metrics
+	Signals
+}
+
+// PrefillMeasurement is one prefill row as the source recorded it.
+type PrefillMeasurement struct {
+	Path            string
+	Context         int
+	MeasuredContext int
+	PromptTPS       *float64
+	TTFTms          *float64
+	Completed       *int64
+	// FailureReason is set when the source marks the row invalid.
+	FailureReason string
+}
+
+// PlanEntry is a cell a planning tool (lil-bench) decided not to run, or a
+// prefill context it skipped. Concurrency is 0 for prefill entries.
+type PlanEntry struct {
+	Prefill     bool
+	Context     int
+	Concurrency int
+	// MeasuredContext is the trimmed context the plan would have sent.
+	MeasuredContext int
+	// OverCapacity is set when the plan skipped the cell because it cannot
+	// fit the KV cache.
+	OverCapacity bool
+	Reason       string
+}

@@ -1,0 +1,221 @@
+// Package status decides the status of every decode cell and prefill row of a
+// run: the rules v1 of the product brief, first match wins. It is the only
+// place a status is decided; the page, the API and the exports read what it
+// returns.
+package status
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// RulesVersion names the rules implemented here. Stored runs carry it; when
+// it changes, every stored run is derived again from its source document.
+const RulesVersion = "v1"
+
+// queuedActiveRatio is the share of requested streams that must be running on
+// average for a cell to count as fully concurrent (rule 3).
+const queuedActiveRatio = 0.95
+
+// Derive returns the derived prefill rows and decode cells of a parsed
+// document: one decode cell per cell of the declared grid (widened to hold
+// every measured cell), ordered by context then concurrency, and one prefill
+// row per declared or measured prefill context.
+func Derive(p *run.Parsed) ([]run.PrefillRow, []run.DecodeCell) {
+	return derivePrefill(p), deriveDecode(p)
+}
+
+// Grid returns the contexts and concurrencies of the derived grid: the
+// declared axes widened by every measured cell, sorted.
+func Grid(p *run.Parsed) (contexts, concurrencies []int) {
+	contexts = slices.Clone(p.Settings.Contexts)
+	concurrencies = slices.Clone(p.Settings.Concurrencies)
+	for _, m := range p.Decode {
+		contexts = append(contexts, m.Context)
+		concurrencies = append(concurrencies, m.Concurrency)
+	}
+	for _, e := range p.Plan {
+		if !e.Prefill {
+			contexts = append(contexts, e.Context)
+			concurrencies = append(concurrencies, e.Concurrency)
+		}
+	}
+	slices.Sort(contexts)
+	slices.Sort(concurrencies)
+	return slices.Compact(contexts), slices.Compact(concurrencies)
+}
+
+type cellKey struct{ ctx, conc int }
+
+func deriveDecode(p *run.Parsed) []run.DecodeCell {
+	measured := make(map[cellKey]*run.Measurement, len(p.Decode))
+	for i := range p.Decode {
+		m := &p.Decode[i]
+		measured[cellKey{m.Context, m.Concurrency}] = m
+	}
+	plan := make(map[cellKey]*run.PlanEntry)
+	for i := range p.Plan {
+		if e := &p.Plan[i]; !e.Prefill {
+			plan[cellKey{e.Context, e.Concurrency}] = e
+		}
+	}
+	contexts, concurrencies := Grid(p)
+	cells := make([]run.DecodeCell, 0, len(contexts)*len(concurrencies))
+	for _, ctx := range contexts {
+		for _, conc := range concurrencies {
+			k := cellKey{ctx, conc}
+			if m, ok := measured[k]; ok {
+				cells = append(cells, decideMeasured(m))
+			} else {
+				cells = append(cells, decideAbsent(ctx, conc, plan[k], &p.Settings))
+			}
+		}
+	}
+	return cells
+}
+
+// decideMeasured applies rules 1–4 to a cell the source holds.
+func decideMeasured(m *run.Measurement) run.DecodeCell {
+	c := run.DecodeCell{
+		Context:         m.Context,
+		MeasuredContext: m.MeasuredContext,
+		Concurrency:     m.Concurrency,
+		Metrics:         m.Metrics,
+		Signals:         m.Signals,
+		Measured:        true,
+	}
+	switch {
+	case m.Failed || m.FailureReason != "" || m.LoopDetected:
+		c.Status = run.Failed
+		c.Reason, c.ReasonCode = failureReason(m)
+	case producedNoOutput(m):
+		c.Status = run.OverCapacity
+		c.ReasonCode = run.ReasonNoOutput
+		c.Reason = "ran but produced no output tokens in the measured window"
+	case isQueued(m):
+		c.Status = run.Queued
+		c.ReasonCode = run.ReasonQueued
+		c.Reason = queuedReason(m)
+	default:
+		c.Status = run.Valid
+	}
+	return c
+}
+
+func failureReason(m *run.Measurement) (string, run.ReasonCode) {
+	switch {
+	case m.FailureReason != "":
+		return m.FailureReason, run.ReasonSource
+	case m.LoopDetected:
+		return "the tool detected a repetition loop in the output", run.ReasonLoop
+	default:
+		return "all-zero record: the tool's failure marker up to 0.4.18", run.ReasonLegacyZero
+	}
+}
+
+// producedNoOutput reports a cell that ran but emitted nothing in its window.
+// Without an output-token count, a zero total throughput says the same.
+func producedNoOutput(m *run.Measurement) bool {
+	if m.OutputTokens != nil {
+		return *m.OutputTokens == 0
+	}
+	return m.TotalTPS != nil && *m.TotalTPS == 0
+}
+
+func isQueued(m *run.Measurement) bool {
+	if m.CapacityLimited {
+		return true
+	}
+	if m.AvgQueue != nil && *m.AvgQueue > 0 {
+		return true
+	}
+	if m.QueueFraction != nil && *m.QueueFraction > 0 {
+		return true
+	}
+	return m.AvgActive != nil && *m.AvgActive < queuedActiveRatio*float64(m.Concurrency)
+}
+
+func queuedReason(m *run.Measurement) string {
+	if m.AvgActive != nil {
+		return fmt.Sprintf("%.2f of %d requests ran at once on average", *m.AvgActive, m.Concurrency)
+	}
+	return fmt.Sprintf("not all %d requests ran at once", m.Concurrency)
+}
+
+// decideAbsent applies rules 2 and 5 to a grid cell the source does not hold.
+func decideAbsent(ctx, conc int, e *run.PlanEntry, s *run.Settings) run.DecodeCell {
+	c := run.DecodeCell{Context: ctx, Concurrency: conc}
+	sent := ctx
+	if e != nil && e.MeasuredContext != 0 {
+		c.MeasuredContext = e.MeasuredContext
+		sent = e.MeasuredContext
+	}
+	switch {
+	case e != nil && e.OverCapacity:
+		c.Status, c.ReasonCode, c.Reason = run.OverCapacity, run.ReasonPlan, e.Reason
+	case exceedsKV(sent, conc, s):
+		c.Status, c.ReasonCode = run.OverCapacity, run.ReasonKVBudget
+		c.Reason = fmt.Sprintf("needs %d KV tokens (%d × (%d + %d)), the server has %d",
+			KVNeeded(sent, conc, s), conc, sent, s.MaxOutputTokens, s.KVBudgetTokens)
+	case e != nil:
+		c.Status, c.ReasonCode, c.Reason = run.NotMeasured, run.ReasonPlan, e.Reason
+	default:
+		c.Status, c.ReasonCode = run.NotMeasured, run.ReasonAbsent
+		c.Reason = "in the declared grid but not in the results"
+	}
+	return c
+}
+
+// KVNeeded is the KV-cache tokens a cell needs under the tool's rule:
+// concurrency × (context + max output tokens).
+func KVNeeded(ctx, conc int, s *run.Settings) int64 {
+	return int64(conc) * (int64(ctx) + int64(s.MaxOutputTokens))
+}
+
+// exceedsKV is llm-inference-bench's own skip rule (_should_skip): with a
+// known budget, a cell is skipped when it needs more KV tokens than the
+// budget, except context 0 at a concurrency the server runs at once.
+func exceedsKV(ctx, conc int, s *run.Settings) bool {
+	if s.KVBudgetTokens <= 0 {
+		return false
+	}
+	if ctx == 0 && s.MaxRunningRequests > 0 && conc <= s.MaxRunningRequests {
+		return false
+	}
+	return KVNeeded(ctx, conc, s) > s.KVBudgetTokens
+}
+
+func derivePrefill(p *run.Parsed) []run.PrefillRow {
+	byCtx := make(map[int]run.PrefillRow)
+	for _, ctx := range p.Settings.PrefillContexts {
+		byCtx[ctx] = run.PrefillRow{Context: ctx, Status: run.NotMeasured,
+			ReasonCode: run.ReasonAbsent, Reason: "declared but not in the results"}
+	}
+	for _, e := range p.Plan {
+		if e.Prefill {
+			byCtx[e.Context] = run.PrefillRow{Context: e.Context, MeasuredContext: e.MeasuredContext,
+				Status: run.NotMeasured, ReasonCode: run.ReasonPlan, Reason: e.Reason}
+		}
+	}
+	for _, m := range p.Prefill {
+		r := run.PrefillRow{Context: m.Context, MeasuredContext: m.MeasuredContext,
+			PromptTPS: m.PromptTPS, TTFTms: m.TTFTms, Completed: m.Completed, Measured: true}
+		switch {
+		case m.FailureReason != "":
+			r.Status, r.ReasonCode, r.Reason = run.Failed, run.ReasonSource, m.FailureReason
+		case m.PromptTPS == nil || *m.PromptTPS <= 0:
+			r.Status, r.ReasonCode, r.Reason = run.Failed, run.ReasonNoRate, "no prompt rate recorded"
+		default:
+			r.Status = run.Valid
+		}
+		byCtx[m.Context] = r
+	}
+	rows := make([]run.PrefillRow, 0, len(byCtx))
+	for _, r := range byCtx {
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b run.PrefillRow) int { return a.Context - b.Context })
+	return rows
+}
