@@ -50,14 +50,18 @@ type PrefillMeasurement struct {
 	FailureReason string
 }
 
-// PlanEntry is a cell a planning tool (lil-bench) decided not to run, or a
-// prefill context it skipped. Concurrency is 0 for prefill entries.
+// PlanEntry is a cell of a planning tool's (lil-bench's) plan that matters to
+// the grid: one it skipped, with why, or one it planned at a trimmed context.
+// Concurrency is 0 for prefill entries.
 type PlanEntry struct {
 	Prefill     bool
 	Context     int
 	Concurrency int
-	// MeasuredContext is the trimmed context the plan would have sent.
+	// MeasuredContext is the trimmed context the plan sends (or would have
+	// sent) instead of Context; 0 when it is Context itself.
 	MeasuredContext int
+	// Skipped is set when the plan decided not to run the cell.
+	Skipped bool
 	// OverCapacity is set when the plan skipped the cell because it cannot
 	// fit the KV cache.
 	OverCapacity bool

@@ -7,6 +7,7 @@ package status
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -155,12 +156,14 @@ func decideAbsent(ctx, conc int, e *run.PlanEntry, s *run.Settings) run.DecodeCe
 	switch {
 	case e != nil && e.OverCapacity:
 		c.Status, c.ReasonCode, c.Reason = run.OverCapacity, run.ReasonPlan, e.Reason
-	case exceedsKV(sent, conc, s):
-		c.Status, c.ReasonCode = run.OverCapacity, run.ReasonKVBudget
-		c.Reason = fmt.Sprintf("needs %d KV tokens (%d × (%d + %d)), the server has %d",
-			KVNeeded(sent, conc, s), conc, sent, s.MaxOutputTokens, s.KVBudgetTokens)
-	case e != nil:
+	case e != nil && e.Skipped:
+		// The plan's own reason (max-num-seqs, max_model_len) outranks
+		// what the KV rule would infer: it is why the cell did not run.
 		c.Status, c.ReasonCode, c.Reason = run.NotMeasured, run.ReasonPlan, e.Reason
+	case ExceedsKV(sent, conc, s):
+		c.Status, c.ReasonCode = run.OverCapacity, run.ReasonKVBudget
+		c.Reason = fmt.Sprintf("needs %s KV tokens (%d × (%s + %s)), the server has %s",
+			group(KVNeeded(sent, conc, s)), conc, group(int64(sent)), group(int64(s.MaxOutputTokens)), group(s.KVBudgetTokens))
 	default:
 		c.Status, c.ReasonCode = run.NotMeasured, run.ReasonAbsent
 		c.Reason = "in the declared grid but not in the results"
@@ -174,10 +177,10 @@ func KVNeeded(ctx, conc int, s *run.Settings) int64 {
 	return int64(conc) * (int64(ctx) + int64(s.MaxOutputTokens))
 }
 
-// exceedsKV is llm-inference-bench's own skip rule (_should_skip): with a
+// ExceedsKV is llm-inference-bench's own skip rule (_should_skip): with a
 // known budget, a cell is skipped when it needs more KV tokens than the
 // budget, except context 0 at a concurrency the server runs at once.
-func exceedsKV(ctx, conc int, s *run.Settings) bool {
+func ExceedsKV(ctx, conc int, s *run.Settings) bool {
 	if s.KVBudgetTokens <= 0 {
 		return false
 	}
@@ -194,10 +197,17 @@ func derivePrefill(p *run.Parsed) []run.PrefillRow {
 			ReasonCode: run.ReasonAbsent, Reason: "declared but not in the results"}
 	}
 	for _, e := range p.Plan {
-		if e.Prefill {
-			byCtx[e.Context] = run.PrefillRow{Context: e.Context, MeasuredContext: e.MeasuredContext,
-				Status: run.NotMeasured, ReasonCode: run.ReasonPlan, Reason: e.Reason}
+		if !e.Prefill {
+			continue
 		}
+		r := byCtx[e.Context]
+		r.Context, r.MeasuredContext, r.Status = e.Context, e.MeasuredContext, run.NotMeasured
+		if e.Skipped {
+			r.ReasonCode, r.Reason = run.ReasonPlan, e.Reason
+		} else if r.ReasonCode == "" {
+			r.ReasonCode, r.Reason = run.ReasonAbsent, "declared but not in the results"
+		}
+		byCtx[e.Context] = r
 	}
 	for _, m := range p.Prefill {
 		r := run.PrefillRow{Context: m.Context, MeasuredContext: m.MeasuredContext,
@@ -218,4 +228,14 @@ func derivePrefill(p *run.Parsed) []run.PrefillRow {
 	}
 	slices.SortFunc(rows, func(a, b run.PrefillRow) int { return a.Context - b.Context })
 	return rows
+}
+
+// group writes n with thousands separators, as the tools do in their own
+// messages ("needs 523,776 KV tokens").
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -1,0 +1,72 @@
+// Package export writes and reads speedmatrix's own run document,
+// speedmatrix-run/1. It is what GET /api/v1/runs/{id} and /runs/{id}.json
+// answer, and uploading it again (here or on another portal) gives the same
+// run: measured cells carry the signals their status was derived from, and
+// skipped cells the plan's reason, so the statuses are derived anew rather
+// than copied.
+package export
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Schema is the value of the document's "schema" key.
+const Schema = "speedmatrix-run/1"
+
+// Document is a run as the API and the export show it.
+type Document struct {
+	Schema       string           `json:"schema"`
+	ID           string           `json:"id"`
+	URL          string           `json:"url"`
+	Submitter    string           `json:"submitter"`
+	Provenance   run.Provenance   `json:"provenance"`
+	Tool         run.Tool         `json:"tool"`
+	SourceFormat string           `json:"source_format"`
+	MeasuredAt   string           `json:"measured_at,omitempty"`
+	UploadedAt   time.Time        `json:"uploaded_at"`
+	StatusRules  string           `json:"status_rules"`
+	Hardware     run.Hardware     `json:"hardware"`
+	Engine       run.Engine       `json:"engine"`
+	Model        run.Model        `json:"model"`
+	Settings     run.Settings     `json:"settings"`
+	Prefill      []run.PrefillRow `json:"prefill"`
+	Decode       []run.DecodeCell `json:"decode"`
+	Source       Source           `json:"source"`
+}
+
+// Source points at the document the run came from.
+type Source struct {
+	SHA256   string `json:"sha256"`
+	Filename string `json:"filename,omitempty"`
+	Size     int64  `json:"size"`
+	URL      string `json:"url,omitempty"`
+}
+
+// New builds the document of a stored run; baseURL is the site's origin
+// ("https://speedmatrix.example"), used for absolute links.
+func New(r *run.Run, baseURL string) *Document {
+	d := &Document{
+		Schema: Schema, ID: r.ID, URL: baseURL + "/runs/" + r.ID,
+		Submitter: r.Submitter, Provenance: r.Provenance, Tool: r.Tool,
+		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
+		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
+		Settings: r.Settings, Prefill: r.Prefill, Decode: r.Decode,
+		Source: Source{SHA256: r.Source.SHA256, Filename: r.Source.Filename, Size: r.Source.Size,
+			URL: baseURL + "/runs/" + r.ID + "/source"},
+	}
+	if d.Prefill == nil {
+		d.Prefill = []run.PrefillRow{}
+	}
+	if d.Decode == nil {
+		d.Decode = []run.DecodeCell{}
+	}
+	return d
+}
+
+// Encode writes the document of r, indented for people who read it.
+func Encode(r *run.Run, baseURL string) ([]byte, error) {
+	return json.MarshalIndent(New(r, baseURL), "", "  ")
+}

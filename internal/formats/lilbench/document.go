@@ -1,0 +1,84 @@
+package lilbench
+
+import "encoding/json"
+
+// The lil-bench-result/1 wrapper as far as speedmatrix reads it
+// (shared/formats/lil-bench/SCHEMA.md). The bench file itself is kept raw and
+// read by the llmbench parser.
+
+type document struct {
+	Schema    string    `json:"schema"`
+	Profile   string    `json:"profile"`
+	RunID     string    `json:"run_id"`
+	Status    string    `json:"status"`
+	Finished  string    `json:"finished"`
+	Client    client    `json:"client"`
+	Image     image     `json:"image"`
+	Integrity integrity `json:"integrity"`
+	Server    server    `json:"server"`
+	Hardware  hardware  `json:"hardware"`
+	Plan      []plan    `json:"plan"`
+	Results   results   `json:"results"`
+}
+
+type client struct {
+	LilBench       string  `json:"lil_bench"`
+	LLMDecodeBench *string `json:"llm_decode_bench"`
+	Uploader       *string `json:"uploader"`
+}
+
+type image struct {
+	Alias string `json:"alias"`
+}
+
+type integrity struct {
+	Status string `json:"status"`
+}
+
+type server struct {
+	Argv    []string       `json:"argv"`
+	Model   string         `json:"model"`
+	Options map[string]any `json:"options"`
+	Limits  struct {
+		ServedModelName *string  `json:"served_model_name"`
+		KVTokens        *float64 `json:"kv_tokens"`
+	} `json:"limits"`
+	API struct {
+		ModelID string  `json:"model_id"`
+		Root    string  `json:"root"`
+		Version *string `json:"version"`
+	} `json:"api"`
+}
+
+type hardware struct {
+	GPUs []struct {
+		Name           string   `json:"name"`
+		MemoryTotalMiB *float64 `json:"memory_total_mib"`
+		UnifiedMemory  bool     `json:"unified_memory"`
+	} `json:"gpus"`
+	NVMLSystem *struct {
+		DriverVersion string `json:"driver_version"`
+	} `json:"nvml_system"`
+	CPU struct {
+		LSCPU map[string]string `json:"lscpu"`
+	} `json:"cpu"`
+	Memory struct {
+		MemTotalMiB *float64 `json:"mem_total_mib"`
+	} `json:"memory"`
+	Host struct {
+		Kernel string `json:"kernel"`
+	} `json:"host"`
+}
+
+type plan struct {
+	Kind             string   `json:"kind"`
+	Concurrency      *float64 `json:"concurrency"`
+	RequestedContext *float64 `json:"requested_context"`
+	Context          *float64 `json:"context"`
+	Status           string   `json:"status"`
+	Reason           *string  `json:"reason"`
+}
+
+type results struct {
+	Bench json.RawMessage `json:"bench"`
+}

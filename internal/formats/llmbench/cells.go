@@ -1,0 +1,111 @@
+package llmbench
+
+import (
+	"fmt"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// cells converts results[] into measurements. The status is not decided
+// here; only the source's own marks (sentinels, failure reasons, loops,
+// queue signals) are carried over as signals.
+func (p *parser) cells() []run.Measurement {
+	metricsAvailable := p.doc.Metadata.MetricsAvailable == nil || *p.doc.Metadata.MetricsAvailable
+	out := make([]run.Measurement, 0, len(p.doc.Results))
+	for i, rec := range p.doc.Results {
+		at := fmt.Sprintf(".results[%d]", i)
+		m := run.Measurement{Path: p.path(at)}
+		if rec.ContextTokens == nil || rec.Concurrency == nil {
+			p.problems.Add(p.path(at), "problem.llmbench.cell_key", nil)
+			continue
+		}
+		m.Context = p.integer(at+".context_tokens", rec.ContextTokens)
+		m.Concurrency = p.integer(at+".concurrency", rec.Concurrency)
+		if m.Concurrency < 1 && *rec.Concurrency >= 0 {
+			p.problems.Add(p.path(at+".concurrency"), "problem.concurrency", map[string]any{"Value": *rec.Concurrency})
+		}
+		p.failure(at, &rec, &m)
+		if !m.Failed {
+			p.metrics(at, &rec, &m, metricsAvailable)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// failure reads the tool's ways of marking a failed cell: the -3.0 and -4.0
+// sentinels, failure_reason and loop_detected (0.6+), and up to 0.4.18 an
+// all-zero record written by the exception branch.
+func (p *parser) failure(at string, rec *cellRec, m *run.Measurement) {
+	tps := rec.AggregateTPS
+	switch {
+	case tps != nil && *tps == loopSentinel:
+		m.Failed, m.LoopDetected = true, true
+	case tps != nil && *tps == errorSentinel:
+		m.Failed = true
+	case tps != nil && *tps < 0:
+		p.problems.Add(p.path(at+".aggregate_tps"), "problem.negative", map[string]any{"Value": *tps})
+	case rec.FailureReason != "" || rec.LoopDetected:
+		m.Failed = true
+	case p.version.atMost(0, 4, 18) && allZero(rec):
+		m.Failed = true
+	}
+	m.FailureReason = rec.FailureReason
+	if m.FailureReason == "" && tps != nil && *tps == errorSentinel {
+		m.FailureReason = "the tool recorded an error (aggregate_tps -4.0)"
+	}
+	m.LoopDetected = m.LoopDetected || rec.LoopDetected
+}
+
+func allZero(rec *cellRec) bool {
+	for _, v := range []*float64{rec.AggregateTPS, rec.TotalTokens, rec.NumCompleted, rec.TTFTP50} {
+		if v != nil && *v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// metrics converts the numbers of a cell that ran. Latency percentiles of 0
+// mean "no samples" in the tool (it interpolates over values > 0), so they
+// become unknown rather than 0 ms.
+func (p *parser) metrics(at string, rec *cellRec, m *run.Measurement, metricsAvailable bool) {
+	if rec.AggregateTPS != nil {
+		m.TotalTPS = run.F(*rec.AggregateTPS)
+	}
+	if v := p.nonNegative(at+".output_tps_per_user_p50", rec.OutputTPSPerUserP50); v > 0 {
+		m.PerRequestTPS = run.F(v)
+	} else if v := p.nonNegative(at+".per_request_avg_tps", rec.PerRequestAvgTPS); v > 0 {
+		m.PerRequestTPS = run.F(v)
+	}
+	if v := p.nonNegative(at+".ttft_p50", rec.TTFTP50); v > 0 {
+		m.TTFTms = run.F(v * 1000)
+	}
+	if v := p.nonNegative(at+".inter_token_latency_p50", rec.ITLP50); v > 0 {
+		m.TBTms = run.F(v * 1000)
+	}
+	// avg_running_reqs is a mean of scheduler samples; 0 means none were
+	// taken (no /metrics), not an idle server.
+	if v := p.nonNegative(at+".avg_running_reqs", rec.AvgRunningReqs); v > 0 && metricsAvailable {
+		m.AvgActive = run.F(v)
+	}
+	if rec.CompletedRequests != nil {
+		m.Completed = run.I(int64(p.integer(at+".completed_request_count", rec.CompletedRequests)))
+	}
+	switch {
+	case rec.ClientOutputTokens != nil:
+		m.OutputTokens = run.I(int64(p.integer(at+".client_output_tokens", rec.ClientOutputTokens)))
+	case rec.TotalTokens != nil:
+		m.OutputTokens = run.I(int64(p.integer(at+".total_tokens", rec.TotalTokens)))
+	}
+	if rec.MeasurementSeconds != nil {
+		m.MeasuredS = run.F(p.nonNegative(at+".measurement_seconds", rec.MeasurementSeconds))
+	}
+	m.CapacityLimited = rec.CapacityLimited
+	if rec.AvgQueueReqs != nil {
+		m.AvgQueue = run.F(p.nonNegative(at+".avg_queue_reqs", rec.AvgQueueReqs))
+	}
+	if rec.QueueFraction != nil {
+		m.QueueFraction = run.F(p.nonNegative(at+".queue_fraction", rec.QueueFraction))
+	}
+}

@@ -1,0 +1,178 @@
+// Package llmbench reads benchmark_results.json as written by
+// llm-inference-bench's llm_decode_bench.py, every version from 0.2.0 on
+// (field notes: shared/formats/llm-inference-bench/). It turns the tool's
+// records into clean measurements: seconds become milliseconds, failure
+// sentinels become failure signals, and any other negative number is refused.
+package llmbench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Format names this format on runs and in messages.
+const Format = "llm-inference-bench"
+
+// ToolName is the tool's name as the report shows it.
+const ToolName = "llm-inference-bench"
+
+// Sentinel values of aggregate_tps for cells the tool writes as invalid
+// (0.6.0+): a repetition loop and an error. -1 (KV skip) and -2 (user skip)
+// are never written.
+const (
+	loopSentinel  = -3.0
+	errorSentinel = -4.0
+)
+
+// Parse reads a whole benchmark_results.json.
+func Parse(data []byte) (*run.Parsed, error) { return ParseAt(data, "$") }
+
+// ParseAt reads a bench document found at JSON path base of a larger
+// document (lil-bench embeds it at $.results.bench); problem paths are given
+// from the outer document's root.
+func ParseAt(data []byte, base string) (*run.Parsed, error) {
+	var doc document
+	if err := jsondoc.Decode(data, &doc); err != nil {
+		return nil, problem.Rebase(err, base)
+	}
+	p := &parser{doc: &doc, base: base, problems: problem.List{Kind: problem.Invalid}}
+	parsed := p.parse()
+	if err := p.problems.Err(); err != nil {
+		return nil, err
+	}
+	return parsed, nil
+}
+
+type parser struct {
+	doc      *document
+	base     string
+	version  version
+	problems problem.List
+}
+
+func (p *parser) path(rest string) string { return p.base + rest }
+
+func (p *parser) parse() *run.Parsed {
+	m := p.doc.Metadata
+	if m == nil {
+		p.problems.Add(p.path(""), "problem.llmbench.no_metadata", nil)
+		return nil
+	}
+	if m.Mode != "" {
+		p.problems.Add(p.path(".metadata.mode"), "problem.llmbench.mode", map[string]any{"Mode": m.Mode})
+		return nil
+	}
+	if m.PrefillOnly {
+		p.problems.Add(p.path(".metadata.prefill_only"), "problem.llmbench.prefill_only", nil)
+		return nil
+	}
+	toolVersion := ""
+	if m.Version != nil {
+		toolVersion = *m.Version
+		p.version = parseVersion(toolVersion)
+	}
+	out := &run.Parsed{
+		Format:     Format,
+		Tool:       run.Tool{Name: ToolName, Version: toolVersion},
+		Provenance: run.Measured,
+		MeasuredAt: m.Timestamp,
+		Engine:     run.Engine{Name: m.Engine, Version: p.engineVersion()},
+		Model:      modelFromServed(m.Model),
+		Hardware:   p.hardware(),
+		Settings:   p.settings(),
+	}
+	out.Prefill = p.prefill()
+	out.Decode = p.cells()
+	return out
+}
+
+func modelFromServed(name string) run.Model {
+	mdl := run.Model{ServedName: name}
+	// A served name with an organisation prefix is a Hugging Face id.
+	for _, r := range name {
+		if r == '/' {
+			mdl.ID = name
+			break
+		}
+	}
+	return mdl
+}
+
+func (p *parser) settings() run.Settings {
+	m := p.doc.Metadata
+	s := run.Settings{
+		DecodeMode:  m.DecodeMode,
+		PrefillMode: m.PrefillMode,
+	}
+	if s.DecodeMode == "" {
+		s.DecodeMode = run.DecodeDuration
+	}
+	s.SecondsPerMeasurement = p.nonNegative(".metadata.duration_per_test", m.DurationPerTest)
+	s.RequestCount = p.integer(".metadata.request_count", m.RequestCount)
+	s.MaxOutputTokens = p.integer(".metadata.max_tokens", m.MaxTokens)
+	s.KVBudgetTokens = int64(p.integer(".metadata.max_total_tokens", m.MaxTotalTokens))
+	for i, v := range m.ContextLengths {
+		s.Contexts = append(s.Contexts, p.integer(fmt.Sprintf(".metadata.context_lengths[%d]", i), &v))
+	}
+	for i, v := range m.ConcurrencyLevels {
+		c := p.integer(fmt.Sprintf(".metadata.concurrency_levels[%d]", i), &v)
+		if c < 1 && v >= 0 {
+			p.problems.Add(p.path(fmt.Sprintf(".metadata.concurrency_levels[%d]", i)), "problem.concurrency", map[string]any{"Value": v})
+		}
+		s.Concurrencies = append(s.Concurrencies, c)
+	}
+	return s
+}
+
+// prefill reads the prefill map, keyed by the context as a string.
+func (p *parser) prefill() []run.PrefillMeasurement {
+	var rows []run.PrefillMeasurement
+	for key, rec := range p.doc.Prefill {
+		at := ".prefill" + jsondoc.Key(key)
+		ctx, err := strconv.Atoi(key)
+		if err != nil || ctx < 0 {
+			p.problems.Add(p.path(".prefill"+jsondoc.Key(key)), "problem.llmbench.prefill_key", map[string]any{"Key": key})
+			continue
+		}
+		row := run.PrefillMeasurement{Path: p.path(at), Context: ctx}
+		if tps := p.nonNegative(at+".tok_per_sec", rec.TokPerSec); rec.TokPerSec != nil {
+			row.PromptTPS = run.F(tps)
+		}
+		if ttft := p.nonNegative(at+".ttft_seconds", rec.TTFTSeconds); ttft > 0 {
+			row.TTFTms = run.F(ttft * 1000)
+		}
+		if rec.Samples != nil {
+			row.Completed = run.I(int64(p.integer(at+".samples", rec.Samples)))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// nonNegative returns *v, refusing negatives and non-integers nowhere: it is
+// for measurements, which may be fractional. A nil v reads as 0.
+func (p *parser) nonNegative(at string, v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	if *v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0) {
+		p.problems.Add(p.path(at), "problem.negative", map[string]any{"Value": *v})
+		return 0
+	}
+	return *v
+}
+
+// integer returns *v as an int, refusing negatives and fractions.
+func (p *parser) integer(at string, v *float64) int {
+	x := p.nonNegative(at, v)
+	if x != math.Trunc(x) || x > math.MaxInt32*64 {
+		p.problems.Add(p.path(at), "problem.integer", map[string]any{"Value": x})
+		return 0
+	}
+	return int(x)
+}

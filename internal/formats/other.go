@@ -1,0 +1,62 @@
+package formats
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+)
+
+// otherTools recognises the files of benchmark tools speedmatrix does not
+// read yet by the keys they always write (shared/formats/other-tools/), so
+// the answer can say what the file is instead of "unknown".
+var otherTools = []struct {
+	name string
+	keys []string // all must be present
+}{
+	{"llama.cpp llama-bench", []string{"build_commit", "model_filename"}},
+	{"GuideLLM", []string{"benchmarks"}},
+	{"AIPerf", []string{"aiperf_version"}},
+	{"AIPerf", []string{"records", "input_config"}},
+	{"GenAI-Perf", []string{"input_config", "output_token_throughput"}},
+	{"llmperf", []string{"num_concurrent_requests"}},
+	{"llmperf", []string{"error_code", "ttft_s"}},
+	{"SGLang bench_serving", []string{"backend", "dataset_name"}},
+	{"vLLM bench serve", []string{"endpoint_type"}},
+	{"vLLM bench serve", []string{"backend", "max_concurrency", "request_throughput"}},
+}
+
+// refuseOther answers a document that is JSON but not a format we read.
+func refuseOther(first json.RawMessage, more bool) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(first, &top) != nil {
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(first, &list) == nil && len(list) > 0 {
+			top = list[0]
+		}
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	for _, t := range otherTools {
+		if allIn(t.keys, top) {
+			return problem.New(problem.Invalid, "$", "problem.other_tool", map[string]any{"Tool": t.name})
+		}
+	}
+	slices.Sort(keys)
+	if len(keys) > 8 {
+		keys = keys[:8]
+	}
+	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Keys": strings.Join(keys, ", "), "Lines": more})
+}
+
+func allIn(keys []string, top map[string]json.RawMessage) bool {
+	for _, k := range keys {
+		if _, ok := top[k]; !ok {
+			return false
+		}
+	}
+	return true
+}

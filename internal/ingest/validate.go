@@ -1,0 +1,114 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/status"
+)
+
+// Limits of a grid. Real matrices have around 6 × 8 cells; 64 × 64 leaves
+// room for any sweep while keeping a page and a transaction small.
+const (
+	MaxContexts      = 64
+	MaxConcurrencies = 64
+	maxContext       = 16 << 20 // 16M tokens
+	maxConcurrency   = 1 << 20
+)
+
+// validate checks what every format shares: the grid's size, duplicate
+// cells, numbers that must be finite and non-negative, and text PostgreSQL
+// can store. Format parsers have already checked their own fields with their
+// own paths.
+func validate(p *run.Parsed) error {
+	probs := problem.List{Kind: problem.Invalid}
+	contexts, concurrencies := status.Grid(p)
+	switch {
+	case len(contexts) == 0 || len(concurrencies) == 0:
+		probs.Add("$", "problem.empty_grid", nil)
+	case len(contexts) > MaxContexts:
+		probs.Add("$", "problem.grid_too_large", map[string]any{"Axis": "contexts", "Count": len(contexts), "Max": MaxContexts})
+	case len(concurrencies) > MaxConcurrencies:
+		probs.Add("$", "problem.grid_too_large", map[string]any{"Axis": "concurrencies", "Count": len(concurrencies), "Max": MaxConcurrencies})
+	}
+	for _, c := range contexts {
+		if c < 0 || c > maxContext {
+			probs.Add("$", "problem.context_range", map[string]any{"Value": c})
+		}
+	}
+	for _, c := range concurrencies {
+		if c < 1 || c > maxConcurrency {
+			probs.Add("$", "problem.concurrency", map[string]any{"Value": c})
+		}
+	}
+	seen := map[[2]int]string{}
+	for _, m := range p.Decode {
+		k := [2]int{m.Context, m.Concurrency}
+		if first, dup := seen[k]; dup {
+			probs.Add(m.Path, "problem.duplicate_cell", map[string]any{"Context": m.Context, "Concurrency": m.Concurrency, "First": first})
+			continue
+		}
+		seen[k] = m.Path
+		checkMetrics(&probs, m.Path, &m.Metrics)
+	}
+	seenPrefill := map[int]string{}
+	for _, r := range p.Prefill {
+		if first, dup := seenPrefill[r.Context]; dup {
+			probs.Add(r.Path, "problem.duplicate_prefill", map[string]any{"Context": r.Context, "First": first})
+		}
+		seenPrefill[r.Context] = r.Path
+		checkNumber(&probs, r.Path+".prompt_tps", r.PromptTPS)
+		checkNumber(&probs, r.Path+".ttft_ms", r.TTFTms)
+	}
+	checkStrings(&probs, p)
+	return probs.Err()
+}
+
+func checkMetrics(probs *problem.List, at string, m *run.Metrics) {
+	for name, v := range map[string]*float64{"total_tps": m.TotalTPS, "per_request_tps": m.PerRequestTPS,
+		"ttft_ms": m.TTFTms, "tbt_ms": m.TBTms, "avg_active": m.AvgActive, "measured_s": m.MeasuredS} {
+		checkNumber(probs, at+"."+name, v)
+	}
+	for name, v := range map[string]*int64{"completed": m.Completed, "output_tokens": m.OutputTokens} {
+		if v != nil && *v < 0 {
+			probs.Add(at+"."+name, "problem.negative", map[string]any{"Value": *v})
+		}
+	}
+}
+
+func checkNumber(probs *problem.List, at string, v *float64) {
+	switch {
+	case v == nil:
+	case math.IsNaN(*v) || math.IsInf(*v, 0):
+		probs.Add(at, "problem.nonfinite", map[string]any{"Value": fmt.Sprint(*v)})
+	case *v < 0:
+		probs.Add(at, "problem.negative", map[string]any{"Value": *v})
+	}
+}
+
+// checkStrings refuses text fields PostgreSQL cannot store (NUL, invalid
+// UTF-8) or that would swamp a page.
+func checkStrings(probs *problem.List, p *run.Parsed) {
+	fields := map[string]string{
+		"model.id": p.Model.ID, "model.served_name": p.Model.ServedName, "engine.name": p.Engine.Name,
+		"engine.version": p.Engine.Version, "hardware.gpu_name": p.Hardware.GPUName, "submitter": p.Submitter,
+		"hardware.cpu_name": p.Hardware.CPUName, "hardware.os": p.Hardware.OS, "tool.version": p.Tool.Version,
+	}
+	for name, v := range fields {
+		switch {
+		case !utf8.ValidString(v) || strings.ContainsRune(v, 0):
+			probs.Add(name, "problem.field_nul", nil)
+		case len(v) > 1000:
+			probs.Add(name, "problem.field_long", map[string]any{"Max": 1000})
+		}
+	}
+	for _, m := range p.Decode {
+		if strings.ContainsRune(m.FailureReason, 0) {
+			probs.Add(m.Path+".failure_reason", "problem.field_nul", nil)
+		}
+	}
+}
