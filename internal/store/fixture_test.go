@@ -1,0 +1,97 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+var (
+	f = run.F
+	i = run.I
+)
+
+// fullRun returns a run with every field set somewhere, including a cell
+// whose metrics are all measured zeros and one whose metrics are all nil.
+func fullRun() *run.Run {
+	return &run.Run{
+		Submitter:    "Sandberg ✓",
+		Provenance:   run.Imported,
+		Tool:         run.Tool{Name: "llm-inference-bench", Version: "0.8.0"},
+		SourceFormat: "llm-inference-bench",
+		Hardware: run.Hardware{Type: run.DiscreteGPU, GPUName: "RTX 3060", GPUCount: 2, VRAMGB: 12.5,
+			CPUName: "Xeon E5-2680 v4", CPUCores: 14, RAMGB: 31.25, OS: "Ubuntu 24.04", Driver: "580.178"},
+		Engine: run.Engine{Name: "vllm", Version: "0.32.0", Quantization: "FP8 dynamic", Backend: "cuda",
+			Build: "vllm/vllm-openai:v0.32.0", LaunchCommand: "vllm serve x \\\n  --flag 'quoted'"},
+		Model: run.Model{ID: "RedHatAI/Qwen3.5-4B-FP8-dynamic", ServedName: "bench", Revision: "main"},
+		Settings: run.Settings{DecodeMode: run.DecodeDuration, PrefillMode: run.PrefillIntegrated,
+			SecondsPerMeasurement: 30.5, RequestCount: 7, MaxOutputTokens: 8192, KVBudgetTokens: 286720,
+			MaxRunningRequests: 128, Contexts: []int{0, 16384}, Concurrencies: []int{1, 2},
+			PrefillContexts: []int{8192, 16384, 32768}},
+		Prefill: []run.PrefillRow{
+			{Context: 8192, MeasuredContext: 8000, Status: run.Valid, Reason: "r", ReasonCode: run.ReasonNoRate,
+				PromptTPS: f(2186.25), TTFTms: f(3727.5), Completed: i(3), Measured: true},
+			{Context: 16384, Status: run.Failed, PromptTPS: f(0), TTFTms: f(0), Completed: i(0), Measured: true},
+			{Context: 32768, Status: run.NotMeasured, ReasonCode: run.ReasonAbsent},
+		},
+		Decode: []run.DecodeCell{
+			{Context: 0, Concurrency: 1, Status: run.Valid, Measured: true,
+				Metrics: run.Metrics{TotalTPS: f(101.5), PerRequestTPS: f(101.5), TTFTms: f(12.25),
+					TBTms: f(9.75), AvgActive: f(0.99), Completed: i(42), OutputTokens: i(1 << 40), MeasuredS: f(30.01)},
+				Signals: run.Signals{AvgQueue: f(0.125), QueueFraction: f(0.5)}},
+			{Context: 0, Concurrency: 2, Status: run.Queued, Reason: "queued", ReasonCode: run.ReasonQueued,
+				Measured: true, Metrics: run.Metrics{TotalTPS: f(0), PerRequestTPS: f(0), TTFTms: f(0),
+					TBTms: f(0), AvgActive: f(0), Completed: i(0), OutputTokens: i(0), MeasuredS: f(0)},
+				Signals: run.Signals{CapacityLimited: true, AvgQueue: f(0), QueueFraction: f(0)}},
+			{Context: 16384, MeasuredContext: 16000, Concurrency: 1, Status: run.Failed,
+				Reason: "loop", ReasonCode: run.ReasonLoop, Measured: true,
+				Signals: run.Signals{Failed: true, FailureReason: "repetition loop", LoopDetected: true}},
+			{Context: 16384, Concurrency: 2, Status: run.OverCapacity, Reason: "2 × 24576 > 286720",
+				ReasonCode: run.ReasonKVBudget},
+		},
+		Source:       run.Source{SHA256: "ab12", Filename: "seed.json", ContentType: "application/json", Size: 5},
+		MeasuredAt:   "2026-11-02T21:14:07.512334",
+		UploadedAt:   time.Date(2026, 11, 3, 10, 0, 0, 123456789, time.UTC),
+		RulesVersion: "v1",
+	}
+}
+
+// seedRun returns a run the size of the seed fixture: 6 contexts × 8
+// concurrencies = 48 decode cells and 5 prefill rows.
+func seedRun() *run.Run {
+	r := fullRun()
+	r.Settings.Contexts = []int{0, 16384, 32768, 65536, 131072, 253952}
+	r.Settings.Concurrencies = []int{1, 2, 4, 8, 16, 32, 64, 128}
+	r.Decode = nil
+	for _, ctx := range r.Settings.Contexts {
+		for _, conc := range r.Settings.Concurrencies {
+			c := fullRun().Decode[0]
+			c.Context, c.Concurrency = ctx, conc
+			r.Decode = append(r.Decode, c)
+		}
+	}
+	r.Prefill = nil
+	for _, ctx := range []int{8192, 16384, 32768, 65536, 131072} {
+		p := fullRun().Prefill[0]
+		p.Context = ctx
+		r.Prefill = append(r.Prefill, p)
+	}
+	return r
+}
+
+// mustInsertRun inserts r under key and fails the test unless it is new.
+func mustInsertRun(t testing.TB, s *store.Store, r *run.Run, key string) string {
+	t.Helper()
+	id, created, err := s.InsertRun(context.Background(), r, key, []byte(fmt.Sprintf("source of %s", key)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created {
+		t.Fatalf("InsertRun(%q): created = false, want true", key)
+	}
+	return id
+}

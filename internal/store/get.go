@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// GetRun loads a run with its decode cells (ordered by context, then
+// concurrency) and prefill rows (by context). A run without cells or rows
+// loads with nil slices.
+func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
+	defer wrap(&err, "GetRun(%q)", id)
+	var r *run.Run
+	// One snapshot for the three queries, so a run changed meanwhile is
+	// never read half old, half new.
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	err = s.transact(ctx, opts, func(tx pgx.Tx) error {
+		var err error
+		if r, err = scanRun(tx.QueryRow(ctx, selectRunSQL, id)); err != nil {
+			return notFound(err)
+		}
+		rows, _ := tx.Query(ctx, selectDecodeSQL, id)
+		if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
+			return err
+		}
+		rows, _ = tx.Query(ctx, selectPrefillSQL, id)
+		r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Decode) == 0 {
+		r.Decode = nil
+	}
+	if len(r.Prefill) == 0 {
+		r.Prefill = nil
+	}
+	return r, nil
+}
+
+// GetSource returns the uploaded document of a run, byte for byte, and its
+// description.
+func (s *Store) GetSource(ctx context.Context, id string) (body []byte, src run.Source, err error) {
+	defer wrap(&err, "GetSource(%q)", id)
+	err = s.pool.QueryRow(ctx, `
+SELECT b.body, r.source_sha256, r.source_filename, r.source_content_type, r.source_size
+FROM runs r JOIN run_sources b ON b.run_id = r.id
+WHERE r.id = $1`, id).Scan(&body, &src.SHA256, &src.Filename, &src.ContentType, &src.Size)
+	if err != nil {
+		return nil, run.Source{}, notFound(err)
+	}
+	return body, src, nil
+}
+
+// RunRevision returns the revision of a run without loading it, so that a
+// report page can answer a conditional request with one index lookup.
+func (s *Store) RunRevision(ctx context.Context, id string) (rev int64, err error) {
+	defer wrap(&err, "RunRevision(%q)", id)
+	err = s.pool.QueryRow(ctx, `SELECT revision FROM runs WHERE id = $1`, id).Scan(&rev)
+	if err != nil {
+		return 0, notFound(err)
+	}
+	return rev, nil
+}

@@ -1,0 +1,53 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// RunSummary is one line of a list of runs.
+type RunSummary struct {
+	ID            string    `db:"id"`
+	ModelID       string    `db:"model_id"`
+	GPUName       string    `db:"hardware_gpu_name"`
+	GPUCount      int       `db:"hardware_gpu_count"`
+	VRAMGB        float64   `db:"hardware_vram_gb"`
+	EngineName    string    `db:"engine_name"`
+	EngineVersion string    `db:"engine_version"`
+	Quantization  string    `db:"engine_quantization"`
+	Submitter     string    `db:"submitter"`
+	UploadedAt    time.Time `db:"uploaded_at"`
+	// BestTotalTPS is the highest total throughput among the run's valid
+	// cells; nil when no cell is valid.
+	BestTotalTPS *float64 `db:"best_total_tps"`
+}
+
+// ListRecent returns the newest runs, newest first, at most limit of them.
+func (s *Store) ListRecent(ctx context.Context, limit int) (_ []RunSummary, err error) {
+	defer wrap(&err, "ListRecent(%d)", limit)
+	rows, _ := s.pool.Query(ctx, `
+SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb,
+    r.engine_name, r.engine_version, r.engine_quantization, r.submitter, r.uploaded_at,
+    (SELECT max(c.total_tps) FROM decode_cells c
+     WHERE c.run_id = r.id AND c.status = 'valid') AS best_total_tps
+FROM runs r
+ORDER BY r.uploaded_at DESC, r.id
+LIMIT $1`, limit)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunSummary])
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].UploadedAt = list[i].UploadedAt.UTC()
+	}
+	return list, nil
+}
+
+// CountRuns returns the number of stored runs.
+func (s *Store) CountRuns(ctx context.Context) (n int64, err error) {
+	defer wrap(&err, "CountRuns")
+	err = s.pool.QueryRow(ctx, `SELECT count(*) FROM runs`).Scan(&n)
+	return n, err
+}

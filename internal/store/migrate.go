@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+
+	"github.com/golang-migrate/migrate/v4"
+	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5" // registers pgx5://
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/speedmatrix/speedmatrix/migrations"
+)
+
+// ErrSchemaTooNew means the database was migrated by a newer build. This
+// build does not know that schema, so the server must not serve on it.
+var ErrSchemaTooNew = errors.New("database schema is newer than this build")
+
+// ErrSchemaDirty means a migration failed part-way. Someone must repair the
+// schema by hand and then set the version with `migrate force`.
+var ErrSchemaDirty = errors.New("database schema is dirty (a migration failed part-way)")
+
+// Migrate brings the database at databaseURL up to the newest embedded
+// migration. Concurrent callers are serialised by migrate's advisory lock.
+func Migrate(ctx context.Context, databaseURL string) (err error) {
+	defer wrap(&err, "Migrate")
+	latest, err := latestVersion()
+	if err != nil {
+		return err
+	}
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		return err
+	}
+	m, err := migrate.NewWithSourceInstance("iofs", src, pgx5URL(databaseURL))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		srcErr, dbErr := m.Close()
+		err = errors.Join(err, srcErr, dbErr)
+	}()
+
+	v, dirty, err := m.Version()
+	switch {
+	case errors.Is(err, migrate.ErrNilVersion): // a fresh database
+	case err != nil:
+		return err
+	case dirty:
+		return fmt.Errorf("%w: at version %d; fix it by hand, then run migrate force", ErrSchemaDirty, v)
+	case v > latest:
+		return fmt.Errorf("%w: database at version %d, this build knows up to %d", ErrSchemaTooNew, v, latest)
+	}
+
+	// Let a cancelled context stop migrate between two files.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			m.GracefulStop <- true
+		case <-done:
+		}
+	}()
+	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return err
+	}
+	return nil
+}
+
+// SchemaCurrent returns nil when the database is at the newest embedded
+// migration and not dirty: the readiness check of the server.
+func (s *Store) SchemaCurrent(ctx context.Context) (err error) {
+	defer wrap(&err, "SchemaCurrent")
+	latest, err := latestVersion()
+	if err != nil {
+		return err
+	}
+	var v uint
+	var dirty bool
+	err = s.pool.QueryRow(ctx, "SELECT version, dirty FROM schema_migrations").Scan(&v, &dirty)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "42P01":
+		return errors.New("database not migrated")
+	case err != nil:
+		return err
+	case dirty:
+		return fmt.Errorf("%w: at version %d", ErrSchemaDirty, v)
+	case v > latest:
+		return fmt.Errorf("%w: database at version %d, this build knows up to %d", ErrSchemaTooNew, v, latest)
+	case v < latest:
+		return fmt.Errorf("database at version %d, want %d: run the migrations", v, latest)
+	}
+	return nil
+}
+
+// latestVersion is the version of the newest embedded migration.
+var latestVersion = sync.OnceValues(func() (uint, error) {
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	v, err := src.First()
+	if err != nil {
+		return 0, fmt.Errorf("no embedded migrations: %w", err)
+	}
+	for {
+		next, err := src.Next(v)
+		if errors.Is(err, fs.ErrNotExist) {
+			return v, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		v = next
+	}
+})
+
+// pgx5URL turns a postgres:// URL into the pgx5:// form that selects
+// migrate's pgx v5 driver.
+func pgx5URL(url string) string {
+	for _, scheme := range []string{"postgres://", "postgresql://"} {
+		if rest, ok := strings.CutPrefix(url, scheme); ok {
+			return "pgx5://" + rest
+		}
+	}
+	return url
+}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// The runs row: insertRunSQL, runRowArgs, selectRunSQL and scanRun list the
+// columns in the same order, grouped as run.Run groups its fields.
+
+const insertRunSQL = `
+INSERT INTO runs (
+    id, dedupe_key, uploaded_at, revision, rules_version, submitter, provenance,
+    tool_name, tool_version, source_format, measured_at,
+    hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb,
+    hardware_cpu_name, hardware_cpu_cores, hardware_ram_gb, hardware_os, hardware_driver,
+    engine_name, engine_version, engine_quantization, engine_backend, engine_build,
+    engine_launch_command,
+    model_id, model_served_name, model_revision,
+    settings_decode_mode, settings_prefill_mode, settings_seconds_per_measurement,
+    settings_request_count, settings_max_output_tokens, settings_kv_budget_tokens,
+    settings_max_running_requests, settings_contexts, settings_concurrencies,
+    settings_prefill_contexts,
+    source_sha256, source_filename, source_content_type, source_size
+) VALUES (
+    $1, $2, $3, 1, $4, $5, $6,
+    $7, $8, $9, $10,
+    $11, $12, $13, $14,
+    $15, $16, $17, $18, $19,
+    $20, $21, $22, $23, $24,
+    $25,
+    $26, $27, $28,
+    $29, $30, $31,
+    $32, $33, $34,
+    $35, $36, $37,
+    $38,
+    $39, $40, $41, $42
+)
+ON CONFLICT DO NOTHING`
+
+func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
+	h, e, m, st, src := &r.Hardware, &r.Engine, &r.Model, &r.Settings, &r.Source
+	return []any{
+		id, dedupeKey, uploaded, r.RulesVersion, r.Submitter, string(r.Provenance),
+		r.Tool.Name, r.Tool.Version, r.SourceFormat, r.MeasuredAt,
+		string(h.Type), h.GPUName, h.GPUCount, h.VRAMGB,
+		h.CPUName, h.CPUCores, h.RAMGB, h.OS, h.Driver,
+		e.Name, e.Version, e.Quantization, e.Backend, e.Build,
+		e.LaunchCommand,
+		m.ID, m.ServedName, m.Revision,
+		st.DecodeMode, st.PrefillMode, st.SecondsPerMeasurement,
+		st.RequestCount, st.MaxOutputTokens, st.KVBudgetTokens,
+		st.MaxRunningRequests, st.Contexts, st.Concurrencies,
+		st.PrefillContexts,
+		src.SHA256, src.Filename, src.ContentType, src.Size,
+	}
+}
+
+const selectRunSQL = `
+SELECT
+    id, uploaded_at, revision, rules_version, submitter, provenance,
+    tool_name, tool_version, source_format, measured_at,
+    hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb,
+    hardware_cpu_name, hardware_cpu_cores, hardware_ram_gb, hardware_os, hardware_driver,
+    engine_name, engine_version, engine_quantization, engine_backend, engine_build,
+    engine_launch_command,
+    model_id, model_served_name, model_revision,
+    settings_decode_mode, settings_prefill_mode, settings_seconds_per_measurement,
+    settings_request_count, settings_max_output_tokens, settings_kv_budget_tokens,
+    settings_max_running_requests, settings_contexts, settings_concurrencies,
+    settings_prefill_contexts,
+    source_sha256, source_filename, source_content_type, source_size
+FROM runs
+WHERE id = $1`
+
+func scanRun(row pgx.Row) (*run.Run, error) {
+	r := new(run.Run)
+	h, e, m, st, src := &r.Hardware, &r.Engine, &r.Model, &r.Settings, &r.Source
+	err := row.Scan(
+		&r.ID, &r.UploadedAt, &r.Revision, &r.RulesVersion, &r.Submitter, &r.Provenance,
+		&r.Tool.Name, &r.Tool.Version, &r.SourceFormat, &r.MeasuredAt,
+		&h.Type, &h.GPUName, &h.GPUCount, &h.VRAMGB,
+		&h.CPUName, &h.CPUCores, &h.RAMGB, &h.OS, &h.Driver,
+		&e.Name, &e.Version, &e.Quantization, &e.Backend, &e.Build,
+		&e.LaunchCommand,
+		&m.ID, &m.ServedName, &m.Revision,
+		&st.DecodeMode, &st.PrefillMode, &st.SecondsPerMeasurement,
+		&st.RequestCount, &st.MaxOutputTokens, &st.KVBudgetTokens,
+		&st.MaxRunningRequests, &st.Contexts, &st.Concurrencies,
+		&st.PrefillContexts,
+		&src.SHA256, &src.Filename, &src.ContentType, &src.Size,
+	)
+	if err != nil {
+		return nil, err
+	}
+	r.UploadedAt = r.UploadedAt.UTC()
+	return r, nil
+}
