@@ -24,28 +24,11 @@ func seedUpload(t testing.TB) Upload {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fields map[string]any
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		t.Fatal(err)
-	}
-	meta, err := ParseMeta(func(k string) string {
-		if v, ok := fields[k]; ok {
-			return strings.TrimSuffix(strings.TrimSuffix(jsonString(v), ".0"), "\n")
-		}
-		return ""
-	})
+	meta, err := MetaFromJSON(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Upload{Body: body, Filename: "benchmark_results.json", Meta: meta}
-}
-
-func jsonString(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 var statusLabel = map[string]run.Status{"Valid": run.Valid, "Requests queued": run.Queued, "Over capacity": run.OverCapacity}
@@ -180,7 +163,7 @@ func TestRefusals(t *testing.T) {
 		{"infinity", strings.Replace(seed, `"ttft_p50": 0.096`, `"ttft_p50": Infinity`, 1), "problem.nonfinite", problem.Invalid, "$.results[0].ttft_p50"},
 		{"duplicate cell", strings.Replace(seed, `"concurrency": 2,`, `"concurrency": 1,`, 1), "problem.duplicate_cell", problem.Invalid, "$.results[1]"},
 		{"invalid utf-8", strings.Replace(seed, `"bench"`, "\"b\xffnch\"", 1), "problem.utf8", problem.Malformed, "$.metadata.model"},
-		{"grid too large", `{"metadata":{"version":"0.7.8","concurrency_levels":[1],"context_lengths":[` + seq(65) + `]},"results":[]}`, "problem.grid_too_large", problem.Invalid, "$"},
+		{"grid too large", `{"metadata":{"version":"0.7.8","concurrency_levels":[1],"context_lengths":[` + seq(65) + `]},"results":[]}`, "problem.too_many_contexts", problem.Invalid, "$"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,9 +31,9 @@ func validate(p *run.Parsed) error {
 	case len(contexts) == 0 || len(concurrencies) == 0:
 		probs.Add("$", "problem.empty_grid", nil)
 	case len(contexts) > MaxContexts:
-		probs.Add("$", "problem.grid_too_large", map[string]any{"Axis": "contexts", "Count": len(contexts), "Max": MaxContexts})
+		probs.Add("$", "problem.too_many_contexts", map[string]any{"Count": len(contexts), "Max": MaxContexts})
 	case len(concurrencies) > MaxConcurrencies:
-		probs.Add("$", "problem.grid_too_large", map[string]any{"Axis": "concurrencies", "Count": len(concurrencies), "Max": MaxConcurrencies})
+		probs.Add("$", "problem.too_many_concurrencies", map[string]any{"Count": len(concurrencies), "Max": MaxConcurrencies})
 	}
 	for _, c := range contexts {
 		if c < 0 || c > maxContext {

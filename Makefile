@@ -1,0 +1,57 @@
+# speedmatrix — `make run` serves the site, `make test` runs every test.
+# Go 1.26 is the only thing assumed; the rest is installed or explained here.
+
+GO      ?= go
+BIN     := bin/speedmatrix
+PKGS    := ./...
+# Browser tests drive Debian's chromium; PostgreSQL's server binaries run the
+# private database (and the tests' own when TEST_DATABASE_URL is not set).
+APT     := $(shell command -v apt-get 2>/dev/null)
+
+.PHONY: run build test generate check-generated vet deps bench load clean
+
+## run: build and serve the site on ADDR (default 127.0.0.1:8080) with the
+## private PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is set.
+run: build deps-postgres
+	$(BIN) serve
+
+build:
+	$(GO) build -o $(BIN) ./cmd/speedmatrix
+
+## test: vet, check the committed templ output is current, run all tests.
+test: deps vet check-generated
+	$(GO) test -count=1 -timeout 20m $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+## generate: regenerate templ components (the CLI version is pinned in go.mod).
+generate:
+	$(GO) tool templ generate -path templates
+
+## check-generated: the *_templ.go files in git must match the .templ sources.
+check-generated:
+	@$(GO) tool templ generate -path templates >/dev/null
+	@if [ -d .git ] && ! git diff --quiet -- templates; then \
+		echo "templates/*_templ.go are stale: run 'make generate' and commit"; git diff --stat -- templates; exit 1; fi
+
+## bench: the benchmarks recorded in docs/benchmarks.md.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/ingest ./internal/report ./web
+
+deps: deps-postgres deps-chromium
+
+deps-postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	{ if [ -n "$(APT)" ] && [ "$$(id -u)" = 0 ]; then echo "installing PostgreSQL server binaries (apt-get install -y postgresql)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "PostgreSQL server binaries are missing: install them with 'apt-get install -y postgresql' (or set DATABASE_URL)"; exit 1; fi; }
+
+deps-chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+	{ if [ -n "$(APT)" ] && [ "$$(id -u)" = 0 ]; then echo "installing chromium for the browser tests (apt-get install -y chromium)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "the browser tests need Chromium: install Debian's package with 'apt-get install -y chromium'"; exit 1; fi; }
+
+clean:
+	rm -rf bin

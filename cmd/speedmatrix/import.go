@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+)
+
+// importFiles is `speedmatrix import FILE... [--meta META.json]`: every file
+// goes through the same ingest as an upload. It prints each run's URL and
+// exits 1 when any file was refused.
+func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	metaPath := fs.String("meta", "", "JSON `file` of metadata fields (gpu_name, engine_version, …) for every file")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "speedmatrix import: no files given")
+		return 2
+	}
+	var meta ingest.Meta
+	if *metaPath != "" {
+		raw, err := os.ReadFile(*metaPath)
+		if err == nil {
+			meta, err = ingest.MetaFromJSON(raw)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s\n", *metaPath, describe(err))
+			return 1
+		}
+	}
+	db, err := openDatabase(ctx, cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "speedmatrix:", err)
+		return 1
+	}
+	defer db.Close(context.WithoutCancel(ctx))
+	base := cfg.BaseURL
+	if base == "" {
+		base = "http://" + cfg.Addr
+	}
+	failed := 0
+	for _, name := range files {
+		id, created, err := importOne(ctx, db, name, meta)
+		if err != nil {
+			failed++
+			fmt.Fprintf(stderr, "%s: %s\n", name, describe(err))
+			continue
+		}
+		note := ""
+		if !created {
+			note = " (already imported)"
+		}
+		fmt.Fprintf(stdout, "%s/runs/%s%s\n", base, id, note)
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+func importOne(ctx context.Context, db *database, name string, meta ingest.Meta) (string, bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	body, err := ingest.ReadBody(f, strings.HasSuffix(name, ".gz"))
+	if err != nil {
+		return "", false, err
+	}
+	res, err := ingest.Ingest(ctx, db.Store, ingest.Upload{Body: body, Filename: name, Meta: meta})
+	if err != nil {
+		return "", false, err
+	}
+	return res.ID, res.Created, nil
+}
+
+// describe words an error for the shell, in English: a refusal lists every
+// problem with its path.
+func describe(err error) string {
+	pe, ok := problem.As(err)
+	if !ok {
+		return err.Error()
+	}
+	b, _ := i18n.Default()
+	l := b.Localizer(i18n.English)
+	lines := make([]string, 0, len(pe.Problems))
+	for _, p := range pe.Problems {
+		lines = append(lines, p.Path+": "+l.T(p.Key, p.Data))
+	}
+	return "refused: " + strings.Join(lines, "\n  ")
+}
+
+// parseInterleaved lets flags come after the file names
+// (`import a.json b.json --meta m.json`), as people type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web"
+)
+
+// shutdownGrace is how long in-flight requests get to finish on SIGINT or
+// SIGTERM before the server closes them.
+const shutdownGrace = 15 * time.Second
+
+// serve runs the site until ctx is cancelled (a signal), then finishes
+// in-flight requests and stops the private cluster cleanly.
+func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
+	bundle, err := i18n.Default()
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, cfg, out)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, db.Close(context.WithoutCancel(ctx))) }()
+	if db.Private {
+		if err := loadDemoIfEmpty(ctx, db, out); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	srv := &http.Server{
+		Handler: web.New(web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
+			Logger: logger, Version: buildVersion()}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+	}
+	fmt.Fprintf(out, "speedmatrix: serving http://%s/\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(out, "speedmatrix: shutting down")
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	return srv.Shutdown(shutCtx)
+}
+
+// loadDemoIfEmpty fills an empty private database with the demo runs, so
+// `make run` shows a real report at once.
+func loadDemoIfEmpty(ctx context.Context, db *database, out io.Writer) error {
+	n, err := db.Store.CountRuns(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	ids, err := demo.Load(ctx, db.Store)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "speedmatrix: loaded %d demo runs (the seed run is /runs/%s)\n", len(ids), ids[0])
+	return nil
+}

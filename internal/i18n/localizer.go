@@ -1,0 +1,74 @@
+package i18n
+
+import (
+	"maps"
+	"sync"
+
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+// Localizer words messages and numbers in one language for one request.
+type Localizer struct {
+	Numbers
+	lang string
+	loc  *goi18n.Localizer
+
+	mu      sync.Mutex
+	missing []string
+}
+
+func newLocalizer(b *Bundle, tag string) *Localizer {
+	return &Localizer{
+		Numbers: NewNumbers(language.Make(tag)),
+		lang:    tag,
+		loc:     goi18n.NewLocalizer(b.b, tag),
+	}
+}
+
+// Lang returns the localizer's tag, as used in <html lang>.
+func (l *Localizer) Lang() string { return l.lang }
+
+// T returns the message id in the localizer's language, filled with data.
+// A missing id is returned as is (and recorded, see Missing): a page with
+// one raw id beats a 500.
+func (l *Localizer) T(id string, data map[string]any) string {
+	return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+}
+
+// N is T for a message with plural forms chosen by count. The data gets
+// "Count", the count formatted for the locale, unless it has one already.
+func (l *Localizer) N(id string, count int, data map[string]any) string {
+	d := make(map[string]any, len(data)+1)
+	maps.Copy(d, data)
+	if _, ok := d["Count"]; !ok {
+		d["Count"] = l.Int(int64(count))
+	}
+	return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: d, PluralCount: count})
+}
+
+func (l *Localizer) localize(c *goi18n.LocalizeConfig) string {
+	if l == nil || l.loc == nil {
+		return c.MessageID
+	}
+	s, err := l.loc.Localize(c)
+	if err != nil {
+		// The message may be missing only in this language (s holds the
+		// English fallback) or everywhere (s is empty).
+		l.mu.Lock()
+		l.missing = append(l.missing, c.MessageID)
+		l.mu.Unlock()
+		if s == "" {
+			return c.MessageID
+		}
+	}
+	return s
+}
+
+// Missing returns the ids this localizer could not find in its language, in
+// the order asked. Production ignores it; tests fail when it is not empty.
+func (l *Localizer) Missing() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.missing...)
+}

@@ -1,0 +1,65 @@
+package i18n
+
+import (
+	"strings"
+
+	"golang.org/x/text/language"
+)
+
+// Pick chooses the page language: an explicit ?lang= first, then the cookie
+// holding an earlier choice, then the browser's Accept-Language, then
+// English. Values naming no supported language are skipped, so a stale
+// cookie or a typo in a link never breaks a page.
+func Pick(query, cookie, acceptLanguage string) string {
+	if tag, ok := Normalize(query); ok {
+		return tag
+	}
+	if tag, ok := Normalize(cookie); ok {
+		return tag
+	}
+	// ParseAcceptLanguage sorts by q; a malformed header yields what it
+	// could read, which is enough to try.
+	tags, _, _ := language.ParseAcceptLanguage(acceptLanguage)
+	for _, t := range tags {
+		if tag, ok := normalizeTag(t); ok {
+			return tag
+		}
+	}
+	return English
+}
+
+// Normalize maps a language value from a URL, cookie or header to a supported
+// tag: "ja-JP" → "ja", "zh", "zh-CN", "zh-SG", "zh-Hans" → "zh-Hans". It
+// reports false for anything else, including Traditional Chinese, which a
+// Simplified page would serve badly.
+func Normalize(s string) (string, bool) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
+	if s == "" || len(s) > 35 {
+		return "", false
+	}
+	t, err := language.Parse(s)
+	if err != nil {
+		return "", false
+	}
+	return normalizeTag(t)
+}
+
+func normalizeTag(t language.Tag) (string, bool) {
+	base, conf := t.Base()
+	if conf == language.No {
+		return "", false
+	}
+	switch base.String() {
+	case "en":
+		return "en", true
+	case "ja":
+		return "ja", true
+	case "zh":
+		// Script() infers the script from the region when it is not
+		// written: zh-TW → Hant, zh-CN and plain zh → Hans.
+		if script, _ := t.Script(); script.String() == "Hans" {
+			return "zh-Hans", true
+		}
+	}
+	return "", false
+}

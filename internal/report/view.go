@@ -1,0 +1,135 @@
+// Package report turns a run into the words and numbers a reader sees: the
+// report page, and later the CSV and Markdown exports, which reuse its
+// formatting functions so every door shows the same figure the same way.
+package report
+
+import "github.com/speedmatrix/speedmatrix/internal/run"
+
+// View is a run as the report page shows it, every string already in the
+// reader's language. Section headings and column titles are page chrome and
+// come from the templates; everything that depends on the run is here.
+type View struct {
+	ID string
+	// Title is "Qwen3.5-4B-FP8-dynamic on RTX 3060 12GB".
+	Title string
+	// ModelID is the full model id, for a tooltip on the title.
+	ModelID string
+	// EngineLine is "vllm · 0.32.0 · FP8 dynamic".
+	EngineLine string
+	// Summary is "6 contexts (0–248K) × 8 concurrency levels (1–128) ·
+	// prefill at 8K, 16K, 32K, 64K, 128K".
+	Summary string
+	// Description is the page's meta description and link preview text.
+	Description string
+	// Submitter is "by @Sandberg"; empty when unknown.
+	Submitter string
+	// SubmitterHandle is the bare handle, for a link to the submitter.
+	SubmitterHandle string
+	// Tool is "llm-inference-bench v0.8.0".
+	Tool string
+	// Provenance is "Measured" or "Imported"; Kind is its code.
+	Provenance     string
+	ProvenanceKind run.Provenance
+	// Sections are Hardware, Engine and Run, each omitted when empty.
+	Sections      []Section
+	LaunchCommand string
+	Prefill       []PrefillRow
+	Grid          Grid
+	// Rows are the All-measurements table: prefill rows, then decode cells.
+	Rows []Row
+	// StatusNotes explain each non-valid status the grid shows.
+	StatusNotes []Note
+	// TTFTNote is shown under the grid when the tool warms the prompt cache.
+	TTFTNote string
+	// TableNote is "Latencies are medians. …".
+	TableNote string
+	SourceURL string
+	JSONURL   string
+}
+
+// Section is a titled list of facts.
+type Section struct {
+	// Key is "hardware", "engine" or "run", for ids and tests.
+	Key   string
+	Title string
+	Facts []Fact
+}
+
+// Fact is one label–value pair.
+type Fact struct {
+	Label, Value string
+}
+
+// Note is a status label with what it means.
+type Note struct {
+	Status      run.Status
+	Label, Text string
+}
+
+// PrefillRow is one prefill context: "8K context  2,186  3,727 ms TTFT".
+type PrefillRow struct {
+	ContextTokens int
+	// Label is "8K context"; Sent names the trimmed context actually sent
+	// when it differs ("sent 61.9K").
+	Label, Sent string
+	Status      run.Status
+	// StatusLabel is empty for valid rows, which show numbers instead.
+	StatusLabel string
+	Reason      string
+	TPS         string
+	TTFT        string
+}
+
+// Grid is the sustained-decode grid: rows are contexts, columns concurrencies.
+type Grid struct {
+	Columns []Column
+	Rows    []GridRow
+	// Max is the highest valid total tok/s: the top of the colour scale.
+	Max float64
+}
+
+// Column is one concurrency level.
+type Column struct {
+	Concurrency int
+	Label       string
+}
+
+// GridRow is one context length.
+type GridRow struct {
+	ContextTokens int
+	Label, Sent   string
+	Cells         []Cell
+}
+
+// Cell is one grid cell. Status is always told in text: StatusLabel is set
+// for every status but valid, and only valid cells are coloured.
+type Cell struct {
+	Context, Concurrency int
+	Status               run.Status
+	StatusLabel          string
+	Reason               string
+	// TPS is total tok/s, compact; TTFT is "96 ms TTFT". Both empty when the
+	// status makes the numbers meaningless.
+	TPS, TTFT string
+	// BG and FG come from Colour; empty for non-valid cells, which get a
+	// neutral pattern from the stylesheet.
+	BG, FG string
+}
+
+// Row is one line of the All-measurements table.
+type Row struct {
+	// PhaseKey is "prefill" or "decode"; Phase is its label.
+	PhaseKey, Phase      string
+	ContextTokens        int
+	Context              string
+	Concurrency          int
+	ConcurrencyLabel     string
+	Status               run.Status
+	StatusLabel, Reason  string
+	TotalTPS, PerRequest string
+	TTFT, TBT, AvgActive string
+	// Completed is empty, with CompletedNote saying why, for decode cells of
+	// a fixed-duration run (see completed in table.go).
+	Completed, CompletedNote  string
+	OutputTokens, MeasuredFor string
+}

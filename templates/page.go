@@ -1,0 +1,102 @@
+// Package templates renders the portal's HTML pages with templ. Pages take
+// their words from the request's localizer (i18n.FromContext) and their run
+// data from report.View; every value is escaped by templ.
+package templates
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Base is what every page's frame needs: title, language and the links to
+// the same page in every language.
+type Base struct {
+	Title, Description, Lang, Path, CanonicalURL string
+	// Alternates are the hreflang links, one per language plus x-default.
+	Alternates []Alternate
+	// Languages feed the switcher; each link keeps the current page.
+	Languages []LangLink
+}
+
+// Alternate is one <link rel="alternate" hreflang>.
+type Alternate struct {
+	Lang, Href string
+}
+
+// LangLink is one entry of the language switcher.
+type LangLink struct {
+	Tag, Name, Href string
+	Current         bool
+}
+
+// NewBase builds the frame of a page for the request URL u. baseURL is the
+// site's public origin ("https://speedmatrix.example", no trailing slash)
+// for the absolute canonical and alternate links. The page's other query
+// parameters are kept in every language link (a compare page keeps its
+// runs); the canonical URL names the language so each translation is its
+// own page to search engines, and x-default is the address without ?lang=.
+func NewBase(l *i18n.Localizer, baseURL string, u *url.URL, title, description string) Base {
+	baseURL = strings.TrimSuffix(baseURL, "/")
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	withLang := func(tag string) string {
+		q := u.Query()
+		if tag == "" {
+			q.Del("lang")
+		} else {
+			q.Set("lang", tag)
+		}
+		if enc := q.Encode(); enc != "" {
+			return path + "?" + enc
+		}
+		return path
+	}
+	b := Base{
+		Title: title, Description: description, Lang: l.Lang(), Path: u.Path,
+		CanonicalURL: baseURL + withLang(l.Lang()),
+	}
+	for _, lang := range i18n.Languages {
+		b.Alternates = append(b.Alternates, Alternate{Lang: lang.Tag, Href: baseURL + withLang(lang.Tag)})
+		b.Languages = append(b.Languages, LangLink{Tag: lang.Tag, Name: lang.Name,
+			Href: withLang(lang.Tag), Current: lang.Tag == l.Lang()})
+	}
+	b.Alternates = append(b.Alternates, Alternate{Lang: "x-default", Href: baseURL + withLang("")})
+	return b
+}
+
+// RunListItem is one run in a list (home page, browse).
+type RunListItem struct {
+	ID, Title, EngineLine, Summary, Submitter string
+}
+
+// NewRunListItem describes r for a list, worded like its report page.
+func NewRunListItem(r *run.Run, l *i18n.Localizer) RunListItem {
+	item := RunListItem{ID: r.ID, Title: report.Title(r, l), EngineLine: report.EngineLine(r, l),
+		Summary: report.Summary(r, l)}
+	if r.Submitter != "" {
+		item.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})
+	}
+	return item
+}
+
+// t is the templates' shorthand for a message without data.
+func t(ctx context.Context, id string) string {
+	return i18n.FromContext(ctx).T(id, nil)
+}
+
+// td is t with data.
+func td(ctx context.Context, id string, data map[string]any) string {
+	return i18n.FromContext(ctx).T(id, data)
+}
+
+// runURL is the address of a run's report page.
+func runURL(id string) string {
+	return "/runs/" + url.PathEscape(id)
+}

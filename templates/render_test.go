@@ -1,0 +1,214 @@
+package templates
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// render renders c in tag's language and parses it, failing the test on a
+// render error or a message id the locale lacks.
+func render(t *testing.T, tag string, c func(l *i18n.Localizer) templ.Component) *goquery.Document {
+	t.Helper()
+	b, err := i18n.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := b.Localizer(tag)
+	var buf bytes.Buffer
+	if err := c(l).Render(i18n.WithLocalizer(context.Background(), l), &buf); err != nil {
+		t.Fatalf("%s: render: %v", tag, err)
+	}
+	if m := l.Missing(); len(m) > 0 {
+		t.Errorf("%s: missing messages %v", tag, m)
+	}
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func base(l *i18n.Localizer, path, title string) Base {
+	u, _ := url.Parse(path)
+	return NewBase(l, "https://speedmatrix.example", u, title, "")
+}
+
+func reportDoc(t *testing.T, tag string, r *run.Run) *goquery.Document {
+	return render(t, tag, func(l *i18n.Localizer) templ.Component {
+		v := report.Build(r, l)
+		return ReportPage(base(l, "/runs/"+r.ID, v.Title), v)
+	})
+}
+
+// TestReportPageLocales renders the report in every language and checks it
+// by selector: language, labels, grid shape and statuses.
+func TestReportPageLocales(t *testing.T) {
+	want := map[string]struct{ hardware, overCapacity, measurements string }{
+		"en":      {"Hardware", "Over capacity", "All measurements"},
+		"ja":      {"ハードウェア", "容量超過", "全測定値"},
+		"zh-Hans": {"硬件", "超出容量", "全部测量值"},
+	}
+	for _, lang := range i18n.Languages {
+		w := want[lang.Tag]
+		doc := reportDoc(t, lang.Tag, reporttest.Run())
+		if got, _ := doc.Find("html").Attr("lang"); got != lang.Tag {
+			t.Errorf("%s: <html lang=%q>", lang.Tag, got)
+		}
+		if got := doc.Find("#h-hardware").Text(); got != w.hardware {
+			t.Errorf("%s: hardware heading %q", lang.Tag, got)
+		}
+		if got := doc.Find("#h-measurements").Text(); got != w.measurements {
+			t.Errorf("%s: measurements heading %q", lang.Tag, got)
+		}
+		cells := doc.Find("table.grid td.cell")
+		if cells.Length() != 9 {
+			t.Errorf("%s: %d grid cells, want 9", lang.Tag, cells.Length())
+		}
+		counts := map[string]int{}
+		cells.Each(func(_ int, s *goquery.Selection) { counts[s.AttrOr("data-status", "?")]++ })
+		wantCounts := map[string]int{"valid": 2, "queued": 2, "failed": 1, "over_capacity": 3, "not_measured": 1}
+		for st, n := range wantCounts {
+			if counts[st] != n {
+				t.Errorf("%s: %d %s cells, want %d (%v)", lang.Tag, counts[st], st, n, counts)
+			}
+		}
+		oc := doc.Find(`td.cell[data-context="253952"][data-concurrency="16"]`)
+		if got := strings.TrimSpace(oc.Text()); got != w.overCapacity {
+			t.Errorf("%s: over-capacity cell text %q", lang.Tag, got)
+		}
+		if _, ok := oc.Attr("style"); ok {
+			t.Errorf("%s: a non-valid cell is coloured", lang.Tag)
+		}
+		if n := doc.Find(`table.measurements tbody tr`).Length(); n != 11 {
+			t.Errorf("%s: %d measurement rows, want 11", lang.Tag, n)
+		}
+		if n := doc.Find(`link[rel="alternate"][hreflang]`).Length(); n != len(i18n.Languages)+1 {
+			t.Errorf("%s: %d hreflang links", lang.Tag, n)
+		}
+	}
+}
+
+func TestReportPageDetails(t *testing.T) {
+	doc := reportDoc(t, "en", reporttest.Run())
+	valid := doc.Find(`td.cell[data-context="0"][data-concurrency="1"]`)
+	if got := valid.Find(".tps").Text(); got != "63.5" {
+		t.Errorf("valid cell tps %q", got)
+	}
+	if style := valid.AttrOr("style", ""); !strings.Contains(style, "background-color:#") {
+		t.Errorf("valid cell style %q", style)
+	}
+	queued := doc.Find(`td.cell[data-context="0"][data-concurrency="16"]`)
+	if got := strings.Join(strings.Fields(queued.Text()), " "); got != "536.8 Requests queued 602 ms TTFT" {
+		t.Errorf("queued cell text %q", got)
+	}
+	if got := queued.AttrOr("title", ""); got != "13.00 of 16 requests ran at once on average." {
+		t.Errorf("queued reason %q", got)
+	}
+	row := doc.Find(`table.measurements tr[data-phase="decode"][data-context="253952"][data-concurrency="1"] td`)
+	var cols []string
+	row.Each(func(_ int, s *goquery.Selection) { cols = append(cols, s.Text()) })
+	if got := strings.Join(cols, "|"); got != "Sustained decode|248K|1|Over capacity|—|—|—|—|1.00||0|30.0 s" {
+		t.Errorf("248K×1 row %q", got)
+	}
+	if title := row.Eq(9).AttrOr("title", ""); title == "" {
+		t.Error("empty Completed cell has no title saying why")
+	}
+	if got := doc.Find("#launch-cmd").Text(); got != reporttest.Run().Engine.LaunchCommand {
+		t.Errorf("launch command %q", got)
+	}
+	if doc.Find(`a[href="/runs/k3x9q2/source"]`).Length() != 1 || doc.Find(`a[href="/runs/k3x9q2.json"]`).Length() != 1 {
+		t.Error("download links missing")
+	}
+	if got := doc.Find(`.langs a[hreflang="ja"]`).AttrOr("href", ""); got != "/runs/k3x9q2?lang=ja" {
+		t.Errorf("switcher link %q", got)
+	}
+}
+
+// TestReportPageEscapes: whatever a submitter types is text, never markup.
+func TestReportPageEscapes(t *testing.T) {
+	r := reporttest.Run()
+	r.Model.ID = `org/<script>alert(1)`
+	r.Engine.LaunchCommand = `</pre><img src=x onerror=alert(1)>`
+	doc := reportDoc(t, "en", r)
+	if n := doc.Find("main script, main img").Length(); n != 0 {
+		t.Fatalf("%d injected elements", n)
+	}
+	if got := doc.Find("h1").Text(); !strings.HasPrefix(got, "<script>alert(1) on ") {
+		t.Errorf("title %q does not show the name as text", got)
+	}
+}
+
+func TestOtherPages(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		home := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
+			return HomePage(base(l, "/", "home"), []RunListItem{NewRunListItem(reporttest.Run(), l)})
+		})
+		if home.Find(`a[href="/runs/k3x9q2"]`).Length() != 1 || home.Find(`a[href="/upload"]`).Length() < 2 {
+			t.Errorf("%s: home links missing", lang.Tag)
+		}
+		form := UploadForm{
+			Values:  map[string]string{"gpu_count": "two", "hardware_type": "cpu_only", "launch_command": "vllm serve <x>"},
+			Errors:  map[string][]string{"gpu_count": {"Enter a whole number."}},
+			General: []string{"$.results[3].aggregate_tps: must not be negative."},
+		}
+		up := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
+			return UploadPage(base(l, "/upload", "upload"), form)
+		})
+		if up.Find(`form[method="post"][action="/upload"][enctype="multipart/form-data"] input[type="file"][name="file"]`).Length() != 1 {
+			t.Errorf("%s: no file input", lang.Tag)
+		}
+		if got := up.Find(`input[name="gpu_count"]`).AttrOr("value", ""); got != "two" {
+			t.Errorf("%s: value not kept: %q", lang.Tag, got)
+		}
+		if up.Find(`#f-gpu_count-error li`).Text() != "Enter a whole number." || up.Find(".errors li").Length() != 1 {
+			t.Errorf("%s: errors not shown", lang.Tag)
+		}
+		if _, ok := up.Find(`option[value="cpu_only"]`).Attr("selected"); !ok {
+			t.Errorf("%s: select not kept", lang.Tag)
+		}
+		if up.Find(`textarea[name="launch_command"]`).Text() != "vllm serve <x>" {
+			t.Errorf("%s: textarea not kept", lang.Tag)
+		}
+		for _, name := range []string{"submitter", "hardware_type", "gpu_name", "gpu_count", "vram_gb", "cpu_name",
+			"cpu_cores", "ram_gb", "os", "driver", "engine_name", "engine_version", "quantization", "backend",
+			"build", "launch_command", "model_id", "served_model", "revision"} {
+			if up.Find(`[name="`+name+`"]`).Length() != 1 {
+				t.Errorf("%s: field %s missing", lang.Tag, name)
+			}
+		}
+		errPage := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
+			ctx := i18n.WithLocalizer(context.Background(), l)
+			return ErrorPage(base(l, "/runs/nope", ErrorTitle(ctx, 404)), 404, "")
+		})
+		if !strings.HasPrefix(errPage.Find("h1").Text(), "404 — ") {
+			t.Errorf("%s: error heading %q", lang.Tag, errPage.Find("h1").Text())
+		}
+	}
+}
+
+func TestNewBase(t *testing.T) {
+	b, _ := i18n.Default()
+	u, _ := url.Parse("/compare?runs=a,b&lang=en")
+	base := NewBase(b.Localizer("ja"), "https://s.example/", u, "T", "D")
+	if base.CanonicalURL != "https://s.example/compare?lang=ja&runs=a%2Cb" {
+		t.Errorf("canonical %q", base.CanonicalURL)
+	}
+	last := base.Alternates[len(base.Alternates)-1]
+	if last.Lang != "x-default" || last.Href != "https://s.example/compare?runs=a%2Cb" {
+		t.Errorf("x-default %+v", last)
+	}
+	if !base.Languages[1].Current || base.Languages[1].Href != "/compare?lang=ja&runs=a%2Cb" {
+		t.Errorf("switcher %+v", base.Languages)
+	}
+}

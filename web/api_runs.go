@@ -1,0 +1,70 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/export"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+)
+
+// createdRun is the answer to an upload.
+type createdRun struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
+// apiCreateRun is POST /api/v1/runs: 201 with Location for a new run, 200
+// with the same body for a document already stored.
+func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
+	sub, err := readSubmission(w, r)
+	if err != nil {
+		return err
+	}
+	up, err := sub.upload()
+	if err != nil {
+		return err
+	}
+	res, err := ingest.Ingest(r.Context(), s.store, up)
+	if err != nil {
+		return err
+	}
+	url := s.origin(r) + "/runs/" + res.ID
+	w.Header().Set("Location", url)
+	status := http.StatusCreated
+	if !res.Created {
+		status = http.StatusOK
+	}
+	return writeJSON(w, status, createdRun{ID: res.ID, URL: url})
+}
+
+// apiGetRun is GET /api/v1/runs/{id}, the same document as /runs/{id}.json.
+func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) error {
+	return s.serveRunJSON(w, r, chi.URLParam(r, "id"))
+}
+
+func (s *Server) serveRunJSON(w http.ResponseWriter, r *http.Request, id string) error {
+	if !validID(id) {
+		return errNotFound
+	}
+	run, err := s.store.GetRun(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	return writeJSON(w, http.StatusOK, export.New(run, s.origin(r)))
+}
+
+// validID cheaply refuses ids no run can have, before asking the database.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	return true
+}

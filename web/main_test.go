@@ -1,0 +1,93 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/web"
+)
+
+func TestMain(m *testing.M) { dbtest.Main(m) }
+
+// site is a test server over a fresh database.
+type site struct {
+	*httptest.Server
+	store *store.Store
+	url   string // database URL, for counting rows
+}
+
+func newSite(t testing.TB) *site {
+	t.Helper()
+	st, url := dbtest.New(t)
+	b, err := i18n.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(srv.Close)
+	return &site{Server: srv, store: st, url: url}
+}
+
+// seed stores the seed run through the real ingest and returns its id.
+func (s *site) seed(t testing.TB) string {
+	t.Helper()
+	u, err := demo.Upload(demo.SeedRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Ingest(context.Background(), s.store, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
+}
+
+// get fetches path with optional headers ("Name: value").
+func (s *site) get(t testing.TB, path string, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", s.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, v)
+	}
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, string(body)
+}
+
+// tsv reads a table typed from the seed page (testdata/seed/*.tsv).
+func tsv(t testing.TB, name string) [][]string {
+	t.Helper()
+	f, err := os.Open("../testdata/seed/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
+			rows = append(rows, strings.Split(line, "\t"))
+		}
+	}
+	return rows
+}

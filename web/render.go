@@ -1,0 +1,40 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/a-h/templ"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// render writes a page: rendered into a buffer first, so a failed render is a
+// clean 500 rather than half a page.
+func render(w http.ResponseWriter, r *http.Request, status int, page templ.Component) error {
+	var buf bytes.Buffer
+	if err := page.Render(r.Context(), &buf); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// base builds the frame of a page for this request.
+func (s *Server) base(r *http.Request, title, description string) templates.Base {
+	return templates.NewBase(i18n.FromContext(r.Context()), s.origin(r), r.URL, title, description)
+}
+
+// writeErrorPage answers with the localised error page.
+func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, status int, key string) {
+	l := i18n.FromContext(r.Context())
+	title := templates.ErrorTitle(r.Context(), status)
+	w.Header().Set("Cache-Control", "no-store")
+	if err := render(w, r, status, templates.ErrorPage(s.base(r, title, ""), status, l.T(key, nil))); err != nil {
+		s.log.Error("error page", "err", err)
+		http.Error(w, http.StatusText(status), status)
+	}
+}

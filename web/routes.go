@@ -1,0 +1,52 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// routes is the site's address book: every path, and the handler behind it.
+// Addresses are part of the product (forum links must work for years), so
+// they change only by adding.
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer, s.accessLog, securityHeaders)
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	r.Handle("/static/*", staticFiles())
+
+	r.Group(func(r chi.Router) {
+		r.Use(s.language)
+		r.Get("/", s.wrap(s.home, false))
+		r.Get("/runs/{id}", s.wrap(s.runPage, false)) // also /runs/{id}.json
+		r.Get("/runs/{id}/source", s.wrap(s.runSource, false))
+		r.Route("/upload", func(r chi.Router) {
+			// Browsers send Sec-Fetch-Site/Origin; a cross-site form post is
+			// refused before it reaches the handler (CSRF).
+			r.Use(csrf)
+			r.Get("/", s.wrap(s.uploadForm, false))
+			r.Post("/", s.wrap(s.uploadSubmit, false))
+		})
+		r.Route("/api/v1", func(r chi.Router) {
+			r.Post("/runs", s.wrap(s.apiCreateRun, true))
+			r.Get("/runs/{id}", s.wrap(s.apiGetRun, true))
+			r.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
+		})
+		r.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, false))
+		r.MethodNotAllowed(s.wrap(func(http.ResponseWriter, *http.Request) error {
+			return &httpError{status: http.StatusMethodNotAllowed, key: "error.method"}
+		}, false))
+	})
+	return r
+}
+
+// csrf refuses cross-origin, state-changing browser requests using the
+// Fetch metadata headers every current browser sends (net/http's
+// CrossOriginProtection), so the form needs no token. Non-browser clients
+// (curl, lil-bench) send neither header and use the API anyway.
+func csrf(next http.Handler) http.Handler {
+	return http.NewCrossOriginProtection().Handler(next)
+}

@@ -1,0 +1,46 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// runPage is GET /runs/{id}, the report, and its twin /runs/{id}.json.
+// Both are revalidated with an ETag made of the run's revision, the
+// language and the build, checked before the run is loaded and rendered.
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
+	id := chi.URLParam(r, "id")
+	if jsonID, ok := strings.CutSuffix(id, ".json"); ok {
+		return s.serveRunJSON(w, r, jsonID)
+	}
+	if !validID(id) {
+		return errNotFound
+	}
+	ctx := r.Context()
+	rev, err := s.store.RunRevision(ctx, id)
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(ctx)
+	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + l.Lang() + "-" + s.version + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "no-cache")
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	run, err := s.store.GetRun(ctx, id)
+	if err != nil {
+		return err
+	}
+	view := report.Build(run, l)
+	b := s.base(r, view.Title, view.Description)
+	return render(w, r, http.StatusOK, templates.ReportPage(b, view))
+}

@@ -1,0 +1,74 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// uploadForm is GET /upload.
+func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
+	return s.renderUpload(w, r, http.StatusOK, templates.UploadForm{})
+}
+
+// uploadSubmit is POST /upload: the same ingest as the API. A refused upload
+// shows the form again with each message next to its field and everything
+// the user typed; an accepted one redirects to its report (303).
+func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
+	sub, err := readSubmission(w, r)
+	if err == nil {
+		var up ingest.Upload
+		if up, err = sub.upload(); err == nil {
+			var res *ingest.Result
+			if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
+				http.Redirect(w, r, "/runs/"+res.ID, http.StatusSeeOther)
+				return nil
+			}
+		}
+	}
+	pe, ok := problem.As(err)
+	if !ok {
+		return err
+	}
+	form := templates.UploadForm{Values: map[string]string{}, Errors: map[string][]string{}}
+	if sub != nil {
+		form.Values = sub.fields
+	}
+	l := i18n.FromContext(r.Context())
+	for _, p := range pe.Problems {
+		msg := l.T(p.Key, p.Data)
+		switch {
+		case isField(p.Path):
+			form.Errors[p.Path] = append(form.Errors[p.Path], msg)
+		case strings.HasPrefix(p.Path, "$"):
+			// A problem inside the document belongs to the file input,
+			// with the JSON path that locates it.
+			form.Errors["file"] = append(form.Errors["file"], p.Path+": "+msg)
+		default:
+			form.General = append(form.General, msg)
+		}
+	}
+	return s.renderUpload(w, r, statusOf(pe), form)
+}
+
+func isField(name string) bool {
+	if name == "file" {
+		return true
+	}
+	for _, f := range ingest.MetaFields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) renderUpload(w http.ResponseWriter, r *http.Request, status int, form templates.UploadForm) error {
+	l := i18n.FromContext(r.Context())
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, status, templates.UploadPage(s.base(r, l.T("upload.title", nil), l.T("upload.intro", nil)), form))
+}
