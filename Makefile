@@ -8,7 +8,7 @@ PKGS    := ./...
 # private database (and the tests' own when TEST_DATABASE_URL is not set).
 APT     := $(shell command -v apt-get 2>/dev/null)
 
-.PHONY: run build test generate check-generated vet deps bench load clean
+.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium bench clean
 
 ## run: build and serve the site on ADDR (default 127.0.0.1:8080) with the
 ## private PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is set.

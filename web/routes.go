@@ -26,7 +26,7 @@ func (s *Server) routes() http.Handler {
 		r.Route("/upload", func(r chi.Router) {
 			// Browsers send Sec-Fetch-Site/Origin; a cross-site form post is
 			// refused before it reaches the handler (CSRF).
-			r.Use(csrf)
+			r.Use(s.csrf)
 			r.Get("/", s.wrap(s.uploadForm, false))
 			r.Post("/", s.wrap(s.uploadSubmit, false))
 		})
@@ -47,6 +47,10 @@ func (s *Server) routes() http.Handler {
 // Fetch metadata headers every current browser sends (net/http's
 // CrossOriginProtection), so the form needs no token. Non-browser clients
 // (curl, lil-bench) send neither header and use the API anyway.
-func csrf(next http.Handler) http.Handler {
-	return http.NewCrossOriginProtection().Handler(next)
+func (s *Server) csrf(next http.Handler) http.Handler {
+	p := http.NewCrossOriginProtection()
+	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeErrorPage(w, r, http.StatusForbidden, "error.cross_origin")
+	}))
+	return p.Handler(next)
 }

@@ -7,6 +7,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -113,11 +114,21 @@ func isTooLarge(err error) bool {
 	return errors.As(err, &mb)
 }
 
-// upload turns a submission into what the ingest takes.
+// upload turns a submission into what the ingest takes. When a metadata
+// field is wrong, the document is checked too, so the user sees every
+// problem of the submission at once.
 func (sub *submission) upload() (ingest.Upload, error) {
 	meta, err := ingest.ParseMeta(func(name string) string { return sub.fields[name] })
-	if err != nil {
-		return ingest.Upload{}, err
+	up := ingest.Upload{Body: sub.body, Filename: sub.filename, Meta: meta}
+	if err == nil {
+		return up, nil
 	}
-	return ingest.Upload{Body: sub.body, Filename: sub.filename, Meta: meta}, nil
+	fieldErr, _ := problem.As(err)
+	if _, _, fileErr := ingest.Prepare(ingest.Upload{Body: sub.body}, time.Now()); fileErr != nil {
+		if pe, ok := problem.As(fileErr); ok {
+			fieldErr.Problems = append(fieldErr.Problems, pe.Problems...)
+			fieldErr.Kind = pe.Kind // the document's problem is the more basic one
+		}
+	}
+	return ingest.Upload{}, fieldErr
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/speedmatrix/speedmatrix/internal/localpg"
@@ -27,9 +30,7 @@ func openDatabase(ctx context.Context, cfg config, log io.Writer) (*database, er
 	db := &database{}
 	url := cfg.DatabaseURL
 	if url == "" {
-		dir := filepath.Join(cfg.DataDir, "postgres")
-		fmt.Fprintf(log, "speedmatrix: no DATABASE_URL; using the private PostgreSQL cluster in %s\n", dir)
-		c, err := localpg.Start(ctx, dir, localpg.Options{Fsync: true})
+		c, err := startPrivate(ctx, cfg.DataDir, log)
 		if err != nil {
 			return nil, fmt.Errorf("private database: %w", err)
 		}
@@ -59,6 +60,26 @@ func (db *database) Close(ctx context.Context) error {
 		return db.cluster.Stop(ctx)
 	}
 	return nil
+}
+
+// startPrivate starts the private cluster in DATA_DIR/postgres. As root, the
+// server runs as the postgres user, which cannot reach a checkout under a
+// private home (/root); the cluster then lives in a folder it can reach,
+// named after DATA_DIR so each checkout keeps its own, and the log says so.
+func startPrivate(ctx context.Context, dataDir string, log io.Writer) (*localpg.Cluster, error) {
+	dir, err := filepath.Abs(filepath.Join(dataDir, "postgres"))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "speedmatrix: no DATABASE_URL; using the private PostgreSQL cluster in %s\n", dir)
+	c, err := localpg.Start(ctx, dir, localpg.Options{Fsync: true})
+	if !errors.Is(err, localpg.ErrNotTraversable) {
+		return c, err
+	}
+	sum := sha256.Sum256([]byte(dir))
+	alt := filepath.Join(os.TempDir(), "speedmatrix-"+hex.EncodeToString(sum[:6]), "postgres")
+	fmt.Fprintf(log, "speedmatrix: %v\nspeedmatrix: using %s instead (set DATA_DIR to a folder the postgres user can reach to choose)\n", err, alt)
+	return localpg.Start(ctx, alt, localpg.Options{Fsync: true})
 }
 
 func migrateOnly(ctx context.Context, cfg config, out io.Writer) error {

@@ -83,6 +83,10 @@ func run(cmd *exec.Cmd) error {
 	return nil
 }
 
+// ErrNotTraversable is returned when the server's user (postgres, when we run
+// as root) cannot reach the data folder, e.g. a checkout under /root.
+var ErrNotTraversable = errors.New("localpg: data folder not reachable by the server's user")
+
 // checkTraversable returns an error naming the first ancestor of dir that
 // the server's user cannot enter: initdb would fail there with a message
 // about the data folder that hides the real cause.
@@ -107,7 +111,7 @@ func (ra runAs) checkTraversable(dir string) error {
 			ok = mode&0o001 != 0
 		}
 		if !ok {
-			return fmt.Errorf("localpg: the server runs as user postgres, which cannot enter %s (mode %v); put the data folder under a path it can traverse (e.g. /tmp or /var/lib), or chmod o+x %s", p, mode, p)
+			return fmt.Errorf("%w: the server runs as user postgres, which cannot enter %s (mode %v); put the data folder under a path it can traverse (e.g. /tmp or /var/lib), or chmod o+x %s", ErrNotTraversable, p, mode, p)
 		}
 		if p == filepath.Dir(p) {
 			return nil

@@ -17,6 +17,11 @@ func (c *Cluster) initdb(ctx context.Context, fsync bool) error {
 	if _, err := os.Stat(filepath.Join(c.dir, "PG_VERSION")); err == nil {
 		return nil
 	}
+	// The parents are created open (0755) so the server's user can reach
+	// the data folder; the folder itself is private.
+	if err := os.MkdirAll(filepath.Dir(c.dir), 0o755); err != nil {
+		return fmt.Errorf("localpg: %w", err)
+	}
 	if err := c.as.checkTraversable(c.dir); err != nil {
 		return err
 	}
