@@ -147,11 +147,9 @@ func TestAPIRefusals(t *testing.T) {
 	s.seed(t)
 	before := s.rowCounts(t)
 	seed := string(readFile(t, "../internal/demo/runs/seed-rtx3060.bench.json"))
-	other := readFile(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
 	huge := bytes.Repeat([]byte(" "), 20<<20)
 	badUTF8 := strings.Replace(seed, `"bench"`, "\"b\xffnch\"", 1)
 	xss := strings.Replace(seed, `"model": "bench"`, `"model": "<script>alert(1)</script>"`, 1)
-	_ = other
 	tests := []struct {
 		name, ct string
 		body     []byte
@@ -205,5 +203,29 @@ func TestAPIRefusals(t *testing.T) {
 	_, page := s.get(t, "/runs/"+out["id"].(string))
 	if strings.Contains(page, "<script>alert(1)</script>") || !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("model name not escaped on the page")
+	}
+}
+
+// TestAPIEverySample: every sample upload in testdata/formats imports.
+func TestAPIEverySample(t *testing.T) {
+	s := newSite(t)
+	for _, name := range []string{
+		"llm-inference-bench/benchmark_results_0.2.0.json", "llm-inference-bench/benchmark_results_0.4.18.json",
+		"llm-inference-bench/benchmark_results_0.7.8.json", "lil-bench/lil_bench_result_1gpu.json", "lil-bench/lil_bench_result_2gpu.json",
+	} {
+		resp, out := s.post(t, "application/json", readFile(t, "../testdata/formats/"+name))
+		if resp.StatusCode != 201 {
+			t.Errorf("%s = %d %v", name, resp.StatusCode, out)
+			continue
+		}
+		if r, _ := s.get(t, "/runs/"+out["id"].(string)); r.StatusCode != 200 {
+			t.Errorf("%s: report = %d", name, r.StatusCode)
+		}
+	}
+	// The fragment of failed and looped cells is not a whole file: refused,
+	// with the reason.
+	resp, out := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/invalid_cells_0.7.8_fragment.json"))
+	if resp.StatusCode != 422 {
+		t.Errorf("fragment = %d %v, want 422", resp.StatusCode, out)
 	}
 }

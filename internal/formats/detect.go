@@ -45,7 +45,10 @@ func Parse(data []byte) (*run.Parsed, error) {
 		return export.Parse(data)
 	case schema != "":
 		return nil, problem.New(problem.Invalid, "$.schema", "problem.unknown_schema", map[string]any{"Schema": schema})
-	case top["metadata"] != nil && (top["results"] != nil || top["prefill"] != nil || hasMode(top["metadata"])):
+	case top["metadata"] != nil && (top["results"] != nil || top["prefill"] != nil || hasMode(top["metadata"])),
+		top["results"] != nil && top["summary_table"] != nil:
+		// The second case is a bench file without its metadata (an edited or
+		// partial file): the parser says what is missing.
 		return llmbench.Parse(data)
 	}
 	return nil, refuseOther(first, false)
