@@ -58,4 +58,3 @@ func Load(ctx context.Context, st ingest.Store) ([]string, error) {
 	}
 	return ids, nil
 }
-
