@@ -27,8 +27,15 @@ var errNotFound = &httpError{status: http.StatusNotFound, key: "error.not_found"
 // in their own format.
 func (s *Server) wrap(h handlerFunc, asJSON bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		err := h(w, r)
+		sw := &startedWriter{ResponseWriter: w}
+		err := h(sw, r)
 		if err == nil {
+			return
+		}
+		if sw.started || r.Context().Err() != nil {
+			// The answer is already on its way, or nobody is waiting for
+			// it (the client went away): there is nothing to tell anyone.
+			s.log.Debug("request ended early", "path", r.URL.Path, "err", err)
 			return
 		}
 		if pe, ok := problem.As(err); ok {
@@ -68,3 +75,23 @@ func statusOf(e *problem.Error) int {
 		return http.StatusUnprocessableEntity
 	}
 }
+
+// startedWriter notes whether a handler began its answer, after which an
+// error can no longer become an error page.
+type startedWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *startedWriter) WriteHeader(code int) {
+	w.started = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startedWriter) Write(b []byte) (int, error) {
+	w.started = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -63,6 +63,9 @@ func (s *site) get(t testing.TB, path string, headers ...string) (*http.Response
 	}
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ": ")
+		if k == "Host" {
+			req.Host = v
+		}
 		req.Header.Set(k, v)
 	}
 	resp, err := s.Client().Do(req)

@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -125,5 +127,36 @@ func TestStatic(t *testing.T) {
 	resp, body := s.get(t, css[1])
 	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") || !strings.Contains(body, "tabular-nums") {
 		t.Errorf("stylesheet = %d %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+	}
+}
+
+// TestReportGzip: the report is served gzipped to clients that take it (from
+// the cache on the second request), plain to others, with the same page.
+func TestReportGzip(t *testing.T) {
+	s := newSite(t)
+	id := s.seed(t)
+	_, plain := s.get(t, "/runs/"+id, "Accept-Encoding: identity")
+	for i := 0; i < 2; i++ {
+		resp, body := s.get(t, "/runs/"+id, "Accept-Encoding: gzip, deflate")
+		if resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("request %d: Content-Encoding %q", i, resp.Header.Get("Content-Encoding"))
+		}
+		zr, err := gzip.NewReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, _ := io.ReadAll(zr)
+		if string(html) != plain || len(body) >= len(plain)/3 {
+			t.Errorf("request %d: gzip body of %d bytes does not inflate to the %d-byte page", i, len(body), len(plain))
+		}
+	}
+	// A forged Host or a stray parameter never ends up in a cached page.
+	_, forged := s.get(t, "/runs/"+id+"?utm=x", "Host: evil.example")
+	if !strings.Contains(forged, "evil.example") || strings.Contains(forged, "utm=x") {
+		t.Errorf("the page should link its own origin and drop stray parameters")
+	}
+	_, again := s.get(t, "/runs/"+id, "Accept-Encoding: identity")
+	if strings.Contains(again, "evil.example") || again != plain {
+		t.Errorf("a forged Host leaked into the cached page")
 	}
 }

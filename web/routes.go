@@ -20,6 +20,9 @@ func (s *Server) routes() http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.language)
+		// Pages and JSON are compressed on the fly; the report page brings
+		// its own cached gzip, which the compressor leaves alone.
+		r.Use(middleware.Compress(5, "text/html", "application/json"))
 		r.Get("/", s.wrap(s.home, false))
 		r.Get("/runs/{id}", s.wrap(s.runPage, false)) // also /runs/{id}.json
 		r.Get("/runs/{id}/source", s.wrap(s.runSource, false))

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -36,11 +38,28 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
+	// The cached page is the same for every reader of this language: its
+	// links are built from the bare path (no stray query parameters) and the
+	// origin is part of the key, so a forged Host cannot poison it.
+	origin := s.origin(r)
+	key := etag + " " + origin
+	if page, ok := s.pages.get(key); ok {
+		return page.write(w, r)
+	}
 	run, err := s.store.GetRun(ctx, id)
 	if err != nil {
 		return err
 	}
 	view := report.Build(run, l)
-	b := s.base(r, view.Title, view.Description)
-	return render(w, r, http.StatusOK, templates.ReportPage(b, view))
+	var buf bytes.Buffer
+	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
+	if err := templates.ReportPage(b, view).Render(ctx, &buf); err != nil {
+		return err
+	}
+	page, err := newCachedPage(key, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	s.pages.put(page)
+	return page.write(w, r)
 }

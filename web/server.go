@@ -45,11 +45,17 @@ type Server struct {
 	baseURL string
 	log     *slog.Logger
 	version string
+	pages   *pageCache
 }
+
+// pageCacheBytes bounds the rendered-report cache: about 700 seed-sized
+// pages in two encodings.
+const pageCacheBytes = 32 << 20
 
 // New returns the site's handler.
 func New(cfg Config) http.Handler {
-	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version}
+	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
+		pages: newPageCache(pageCacheBytes)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -16,6 +16,9 @@ type Localizer struct {
 
 	mu      sync.Mutex
 	missing []string
+	// plain memoises messages without data: a report page asks for the
+	// same status and phase labels dozens of times.
+	plain map[string]string
 }
 
 func newLocalizer(b *Bundle, tag string) *Localizer {
@@ -33,7 +36,23 @@ func (l *Localizer) Lang() string { return l.lang }
 // A missing id is returned as is (and recorded, see Missing): a page with
 // one raw id beats a 500.
 func (l *Localizer) T(id string, data map[string]any) string {
-	return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	if data != nil || l == nil {
+		return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	}
+	l.mu.Lock()
+	s, ok := l.plain[id]
+	l.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = l.localize(&goi18n.LocalizeConfig{MessageID: id})
+	l.mu.Lock()
+	if l.plain == nil {
+		l.plain = make(map[string]string)
+	}
+	l.plain[id] = s
+	l.mu.Unlock()
+	return s
 }
 
 // N is T for a message with plural forms chosen by count. The data gets

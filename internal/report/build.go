@@ -14,6 +14,7 @@ import (
 // them.
 func Build(r *run.Run, l *i18n.Localizer) *View {
 	id := url.PathEscape(r.ID)
+	reasons := cellReasons(r, l)
 	v := &View{
 		ID:              r.ID,
 		Title:           Title(r, l),
@@ -25,8 +26,8 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		ProvenanceKind:  r.Provenance,
 		LaunchCommand:   r.Engine.LaunchCommand,
 		Prefill:         prefillRows(r, l),
-		Grid:            grid(r, l),
-		Rows:            rows(r, l),
+		Grid:            grid(r, l, reasons),
+		Rows:            rows(r, l, reasons),
 		StatusNotes:     statusNotes(r, l),
 		TableNote:       l.T("run.note.medians", nil),
 		SourceURL:       "/runs/" + id + "/source",

@@ -44,7 +44,7 @@ func prefillRows(r *run.Run, l *i18n.Localizer) []PrefillRow {
 // grid lays the decode cells out as rows of contexts and columns of
 // concurrencies. A cell missing from the run (status derivation always
 // fills the grid, so only a hand-built run lacks one) is left blank.
-func grid(r *run.Run, l *i18n.Localizer) Grid {
+func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Grid {
 	ctxs, concs := axes(r)
 	g := Grid{Max: maxValidTPS(r)}
 	for _, c := range concs {
@@ -66,18 +66,18 @@ func grid(r *run.Run, l *i18n.Localizer) Grid {
 			if row.Sent == "" {
 				row.Sent = sentLabel(l, ctx, c.MeasuredContext)
 			}
-			row.Cells = append(row.Cells, gridCell(r, l, c, g.Max))
+			row.Cells = append(row.Cells, gridCell(l, c, g.Max, reasons[c]))
 		}
 		g.Rows = append(g.Rows, row)
 	}
 	return g
 }
 
-func gridCell(r *run.Run, l *i18n.Localizer, c *run.DecodeCell, max float64) Cell {
+func gridCell(l *i18n.Localizer, c *run.DecodeCell, max float64, reason string) Cell {
 	cell := Cell{Context: c.Context, Concurrency: c.Concurrency, Status: c.Status}
 	if c.Status != run.Valid {
 		cell.StatusLabel = StatusLabel(l, c.Status)
-		cell.Reason = CellReason(l, c, &r.Settings)
+		cell.Reason = reason
 	}
 	if showsNumbers(c.Status) {
 		cell.TPS = FormatTPSCompact(l, c.TotalTPS)

@@ -39,6 +39,18 @@ func CellReason(l *i18n.Localizer, c *run.DecodeCell, s *run.Settings) string {
 	return codeReason(l, c.ReasonCode, c.Reason)
 }
 
+// cellReasons words the reason of every non-valid decode cell once: the grid
+// and the table both show it, and wording it costs a template execution.
+func cellReasons(r *run.Run, l *i18n.Localizer) map[*run.DecodeCell]string {
+	out := make(map[*run.DecodeCell]string)
+	for i := range r.Decode {
+		if c := &r.Decode[i]; c.Status != run.Valid {
+			out[c] = CellReason(l, c, &r.Settings)
+		}
+	}
+	return out
+}
+
 // PrefillReason words why a prefill row has its status.
 func PrefillReason(l *i18n.Localizer, p *run.PrefillRow) string {
 	return codeReason(l, p.ReasonCode, p.Reason)

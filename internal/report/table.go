@@ -7,13 +7,13 @@ import (
 
 // rows is the All-measurements table: prefill rows first, then every decode
 // cell in grid order, as on the seed page.
-func rows(r *run.Run, l *i18n.Localizer) []Row {
+func rows(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) []Row {
 	out := make([]Row, 0, len(r.Prefill)+len(r.Decode))
 	for i := range r.Prefill {
 		out = append(out, prefillTableRow(l, &r.Prefill[i]))
 	}
 	for i := range r.Decode {
-		out = append(out, decodeTableRow(r, l, &r.Decode[i]))
+		out = append(out, decodeTableRow(r, l, &r.Decode[i], reasons))
 	}
 	return out
 }
@@ -41,7 +41,7 @@ func prefillTableRow(l *i18n.Localizer, p *run.PrefillRow) Row {
 // decodeTableRow: throughput and latency only when the status gives them a
 // meaning; what the source counted (average active, output tokens, time)
 // is shown whatever the status, as the seed shows its 248K×1 cell.
-func decodeTableRow(r *run.Run, l *i18n.Localizer, c *run.DecodeCell) Row {
+func decodeTableRow(r *run.Run, l *i18n.Localizer, c *run.DecodeCell, reasons map[*run.DecodeCell]string) Row {
 	row := Row{
 		PhaseKey: "decode", Phase: l.T("run.phase.decode", nil),
 		ContextTokens: c.Context, Context: ContextLabel(c.Context),
@@ -52,9 +52,7 @@ func decodeTableRow(r *run.Run, l *i18n.Localizer, c *run.DecodeCell) Row {
 		OutputTokens: FormatCount(l, c.OutputTokens),
 		MeasuredFor:  FormatSeconds(l, c.MeasuredS),
 	}
-	if c.Status != run.Valid {
-		row.Reason = CellReason(l, c, &r.Settings)
-	}
+	row.Reason = reasons[c]
 	if showsNumbers(c.Status) {
 		row.TotalTPS = FormatTPS(l, c.TotalTPS)
 		row.PerRequest = FormatTPS(l, c.PerRequestTPS)
