@@ -33,11 +33,19 @@ func (s *Server) routes() http.Handler {
 			r.Get("/", s.wrap(s.uploadForm, false))
 			r.Post("/", s.wrap(s.uploadSubmit, false))
 		})
-		r.Route("/api/v1", func(r chi.Router) {
-			r.Post("/runs", s.wrap(s.apiCreateRun, true))
-			r.Get("/runs/{id}", s.wrap(s.apiGetRun, true))
-			r.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
+		r.Route("/api/v1", func(api chi.Router) {
+			api.Post("/runs", s.wrap(s.apiCreateRun, true))
+			api.Get("/runs/{id}", s.wrap(s.apiGetRun, true))
+			s.browseAPI(api)
+			s.accountAPI(api)
+			api.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
 		})
+		// Each area mounts its own pages (files browse.go, compare.go,
+		// share.go, accounts.go).
+		s.browseRoutes(r)
+		s.compareRoutes(r)
+		s.shareRoutes(r)
+		s.accountRoutes(r)
 		r.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, false))
 		r.MethodNotAllowed(s.wrap(func(http.ResponseWriter, *http.Request) error {
 			return &httpError{status: http.StatusMethodNotAllowed, key: "error.method"}

@@ -14,9 +14,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
-// Store is what the web layer needs of the database.
+// Store is what the web layer needs of the database. Each area of the site
+// declares the part it uses beside its handlers.
 type Store interface {
 	ingest.Store
+	browseStore
+	compareStore
+	shareStore
+	accountStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)

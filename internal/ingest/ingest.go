@@ -77,8 +77,8 @@ func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
 		Submitter: p.Submitter, Provenance: p.Provenance, Tool: p.Tool, SourceFormat: p.Format,
 		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
 		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt, UploadedAt: now.UTC(),
-		RulesVersion: status.RulesVersion,
-		Source:       run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))},
+		RulesVersion: status.RulesVersion, Notes: p.Notes,
+		Source: run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))},
 	}
 	return r, key, nil
 }

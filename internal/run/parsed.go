@@ -25,6 +25,8 @@ type Parsed struct {
 	Decode  []Measurement
 	// Plan lists cells the tool planned and skipped, with why.
 	Plan []PlanEntry
+	// Notes are caveat codes for the run (see Run.Notes).
+	Notes []string
 }
 
 // Measurement is one decode cell as the source recorded it.

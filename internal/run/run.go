@@ -36,6 +36,13 @@ type Run struct {
 	// Revision changes whenever the stored run changes (re-derivation, edits);
 	// it feeds the report page's ETag.
 	Revision int64 `json:"-"`
+	// Demo marks synthetic runs (speedmatrix demo): every page that shows
+	// one says so, and they never rank beside measured results.
+	Demo bool `json:"demo,omitempty"`
+	// Notes are codes of caveats the page explains ("ttft_includes_prefill",
+	// "itl_includes_first_token"): where a tool means something else by a
+	// number and it could not be converted.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Provenance says whether a run was measured by the tool that wrote the file

@@ -57,6 +57,8 @@ func fullRun() *run.Run {
 		MeasuredAt:   "2026-11-02T21:14:07.512334",
 		UploadedAt:   time.Date(2026, 11, 3, 10, 0, 0, 123456789, time.UTC),
 		RulesVersion: "v1",
+		Demo:         true,
+		Notes:        []string{"ttft_includes_prefill"},
 	}
 }
 

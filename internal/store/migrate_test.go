@@ -66,7 +66,7 @@ func TestSchemaStates(t *testing.T) {
 	}{
 		{"too new", "DELETE FROM schema_migrations; INSERT INTO schema_migrations VALUES (9999, false)",
 			store.ErrSchemaTooNew, "9999"},
-		{"dirty", "UPDATE schema_migrations SET dirty = true", store.ErrSchemaDirty, "version 1"},
+		{"dirty", "DELETE FROM schema_migrations; INSERT INTO schema_migrations VALUES (1, true)", store.ErrSchemaDirty, "version 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, url := dbtest.New(t)

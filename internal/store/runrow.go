@@ -24,7 +24,8 @@ INSERT INTO runs (
     settings_request_count, settings_max_output_tokens, settings_kv_budget_tokens,
     settings_max_running_requests, settings_contexts, settings_concurrencies,
     settings_prefill_contexts,
-    source_sha256, source_filename, source_content_type, source_size
+    source_sha256, source_filename, source_content_type, source_size,
+    demo, notes
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
     $7, $8, $9, $10,
@@ -37,7 +38,8 @@ INSERT INTO runs (
     $32, $33, $34,
     $35, $36, $37,
     $38,
-    $39, $40, $41, $42
+    $39, $40, $41, $42,
+    $43, $44
 )
 ON CONFLICT DO NOTHING`
 
@@ -56,6 +58,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 		st.MaxRunningRequests, st.Contexts, st.Concurrencies,
 		st.PrefillContexts,
 		src.SHA256, src.Filename, src.ContentType, src.Size,
+		r.Demo, r.Notes,
 	}
 }
 
@@ -72,7 +75,8 @@ SELECT
     settings_request_count, settings_max_output_tokens, settings_kv_budget_tokens,
     settings_max_running_requests, settings_contexts, settings_concurrencies,
     settings_prefill_contexts,
-    source_sha256, source_filename, source_content_type, source_size
+    source_sha256, source_filename, source_content_type, source_size,
+    demo, notes
 FROM runs
 WHERE id = $1`
 
@@ -92,6 +96,7 @@ func scanRun(row pgx.Row) (*run.Run, error) {
 		&st.MaxRunningRequests, &st.Contexts, &st.Concurrencies,
 		&st.PrefillContexts,
 		&src.SHA256, &src.Filename, &src.ContentType, &src.Size,
+		&r.Demo, &r.Notes,
 	)
 	if err != nil {
 		return nil, err
