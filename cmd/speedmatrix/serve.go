@@ -13,6 +13,8 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/status"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -37,6 +39,18 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 			return err
 		}
 	}
+	// Runs derived under older status rules are derived again from their
+	// source in the background; pages show the old statuses until then.
+	rederived := make(chan struct{})
+	go func() {
+		defer close(rederived)
+		if n, err := ingest.RederiveStale(ctx, db.Store); err != nil {
+			fmt.Fprintf(out, "speedmatrix: deriving stored runs again stopped: %v\n", err)
+		} else if n > 0 {
+			fmt.Fprintf(out, "speedmatrix: derived %d stored runs again under rules %s\n", n, status.RulesVersion)
+		}
+	}()
+	defer func() { <-rederived }()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

@@ -69,18 +69,25 @@ func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
 	if key == "" {
 		key = export.DedupeKeyPrefix + hash
 	}
+	r := derive(p)
+	r.UploadedAt = now.UTC()
+	r.Source = run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))}
+	return r, key, nil
+}
+
+// derive builds the stored run from a parsed, validated document: statuses
+// by the current rules, and the grid as derived.
+func derive(p *run.Parsed) *run.Run {
 	prefill, decode := status.Derive(p)
 	settings := p.Settings
 	settings.Contexts, settings.Concurrencies = status.Grid(p)
 	settings.PrefillContexts = prefillContexts(prefill)
-	r := &run.Run{
+	return &run.Run{
 		Submitter: p.Submitter, Provenance: p.Provenance, Tool: p.Tool, SourceFormat: p.Format,
 		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
-		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt, UploadedAt: now.UTC(),
+		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt,
 		RulesVersion: status.RulesVersion, Notes: p.Notes,
-		Source: run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))},
 	}
-	return r, key, nil
 }
 
 func prefillContexts(rows []run.PrefillRow) []int {

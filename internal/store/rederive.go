@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// StaleRuns returns the ids of runs derived with other status rules than
+// rulesVersion, oldest first: they are to be derived again from their source.
+func (s *Store) StaleRuns(ctx context.Context, rulesVersion string) (_ []string, err error) {
+	defer wrap(&err, "StaleRuns(%q)", rulesVersion)
+	rows, _ := s.pool.Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 ORDER BY uploaded_at, id`, rulesVersion)
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// ReplaceDerived stores a run's newly derived cells, prefill rows, grid and
+// rules version in one transaction and bumps its revision, so every cached
+// page and ETag of the run is renewed. The facts (hardware, engine, …) and
+// the source stay as they are.
+func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
+	defer wrap(&err, "ReplaceDerived(%q)", id)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		st := &r.Settings
+		tag, err := tx.Exec(ctx, `
+UPDATE runs SET rules_version = $2, revision = revision + 1,
+    settings_contexts = $3, settings_concurrencies = $4, settings_prefill_contexts = $5
+WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillContexts)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		for _, table := range []string{"decode_cells", "prefill_rows"} {
+			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE run_id = $1`, id); err != nil {
+				return fmt.Errorf("%s: %w", table, err)
+			}
+		}
+		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
+			return fmt.Errorf("decode cells: %w", err)
+		}
+		return copyPrefillRows(ctx, tx, id, r.Prefill)
+	})
+}
