@@ -70,7 +70,7 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
-	return nil
+	return backfillBrowse(ctx, databaseURL)
 }
 
 // SchemaCurrent returns nil when the database is at the newest embedded

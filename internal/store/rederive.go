@@ -43,6 +43,9 @@ WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillCon
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
 			return fmt.Errorf("decode cells: %w", err)
 		}
-		return copyPrefillRows(ctx, tx, id, r.Prefill)
+		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
+			return err
+		}
+		return reindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
 	})
 }
