@@ -1,3 +1,4 @@
+DROP TABLE browse_groups;
 DROP TABLE best_cells;
 DROP TABLE identities;
 DROP INDEX runs_newest_idx, runs_hardware_idx, runs_engine_idx, runs_model_idx, runs_model_base_idx,

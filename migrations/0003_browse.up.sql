@@ -52,6 +52,8 @@ CREATE TABLE best_cells (
     metric            text NOT NULL CHECK (metric IN ('total_tps', 'per_request_tps', 'ttft_ms')),
     status            text NOT NULL CHECK (status IN ('valid', 'queued')),
     model_slug        text NOT NULL,
+    -- model_base_slug follows from model_slug; kept for the base model's page.
+    model_base_slug   text NOT NULL,
     hardware_slug     text NOT NULL,
     engine_slug       text NOT NULL,
     quantization_slug text NOT NULL,
@@ -64,3 +66,24 @@ CREATE TABLE best_cells (
 );
 CREATE INDEX best_cells_rank_idx ON best_cells (context, concurrency, metric, status, sort_value, uploaded_at, run_id);
 CREATE INDEX best_cells_run_idx ON best_cells (run_id);
+CREATE INDEX best_cells_hardware_idx ON best_cells (hardware_slug, context, concurrency, metric, status);
+CREATE INDEX best_cells_engine_idx ON best_cells (engine_slug, context, concurrency, metric, status);
+CREATE INDEX best_cells_model_idx ON best_cells (model_slug, context, concurrency, metric, status);
+CREATE INDEX best_cells_model_base_idx ON best_cells (model_base_slug, context, concurrency, metric, status);
+
+-- One row per combination of identities seen, with its number of runs: what
+-- entity pages link across (the engines and models seen on a hardware, an
+-- engine's versions, a base model's variants) without scanning runs.
+CREATE TABLE browse_groups (
+    model_slug        text NOT NULL,
+    model_base_slug   text NOT NULL,
+    hardware_slug     text NOT NULL,
+    engine_slug       text NOT NULL,
+    engine_version    text NOT NULL,
+    quantization_slug text NOT NULL,
+    runs              bigint NOT NULL,
+    PRIMARY KEY (model_slug, hardware_slug, engine_slug, engine_version, quantization_slug)
+);
+CREATE INDEX browse_groups_hardware_idx ON browse_groups (hardware_slug);
+CREATE INDEX browse_groups_engine_idx ON browse_groups (engine_slug);
+CREATE INDEX browse_groups_model_base_idx ON browse_groups (model_base_slug);

@@ -44,7 +44,7 @@ FROM runs WHERE catalog_version <> $1 ORDER BY id FOR UPDATE`, catalog.Version)
 			return err
 		}
 		for i := range list {
-			if err := indexRun(ctx, tx, list[i].id, &list[i].r); err != nil {
+			if err := indexRun(ctx, tx, list[i].id, &list[i].r, false); err != nil {
 				return fmt.Errorf("run %s: %w", list[i].id, err)
 			}
 		}

@@ -41,15 +41,17 @@ ON CONFLICT (kind, slug) DO NOTHING`
 // positive value.
 const bestCellsSelect = `
 SELECT c.context, c.concurrency, m.metric, c.status,
-    r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo,
+    r.model_slug, r.model_base_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo,
     CASE WHEN m.metric = 'ttft_ms' THEN m.v ELSE -m.v END AS sort_value, m.v, r.id, r.uploaded_at
 FROM decode_cells c
 JOIN runs r ON r.id = c.run_id
 CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
     ('ttft_ms', c.ttft_ms)) AS m (metric, v)
-WHERE c.status IN ('valid', 'queued') AND m.v > 0`
+WHERE c.status IN ('valid', 'queued') AND m.v > 0
+    -- Hidden runs and lil-bench quick runs never rank (accounts, issue 4).
+    AND NOT r.hidden AND r.profile <> 'quick'`
 
-const bestCellsColumns = `(context, concurrency, metric, status, model_slug, hardware_slug, engine_slug,
+const bestCellsColumns = `(context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at)`
 
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
@@ -65,10 +67,19 @@ ON CONFLICT (` + bestCellsKey + `) DO UPDATE SET
     run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
 WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`
 
+// countGroupSQL counts run $1 in its browse group.
+const countGroupSQL = `
+INSERT INTO browse_groups AS g (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
+SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, 1
+FROM runs WHERE id = $1
+ON CONFLICT (model_slug, hardware_slug, engine_slug, engine_version, quantization_slug) DO UPDATE SET runs = g.runs + 1`
+
 // indexRun files a freshly inserted run (row and cells already written in
 // tx) for browsing: its identities and numbers, the names of its slugs, and
 // its cells offered to the leaderboard. One round trip.
-func indexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run) error {
+// A fresh run also counts in its browse group; a run filed again (new
+// rules, new catalogue) does not.
+func indexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run, fresh bool) error {
 	hw, engine, model, base, submitter, quant := runIdentities(r)
 	b := &pgx.Batch{}
 	b.Queue(setIdentitiesSQL, id, hw.Slug, engine.Slug, model.Slug, base.Slug, submitter.Slug, quant.Slug, catalog.Version)
@@ -79,6 +90,9 @@ func indexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run) error {
 		}
 	}
 	b.Queue(offerBestSQL, id)
+	if fresh {
+		b.Queue(countGroupSQL, id)
+	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
@@ -99,7 +113,7 @@ FROM runs WHERE id = $1`, id).Scan(&r.Hardware.Type, &r.Hardware.GPUName, &r.Har
 	if err != nil {
 		return notFound(err)
 	}
-	if err := indexRun(ctx, tx, id, r); err != nil {
+	if err := indexRun(ctx, tx, id, r, false); err != nil {
 		return err
 	}
 	return RebuildGroup(ctx, tx, id)
@@ -124,9 +138,18 @@ ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`, id)
 	return nil
 }
 
-// rebuildAllBest recomputes best_cells from every run.
+// rebuildAllBest recomputes best_cells and browse_groups from every run.
 func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM best_cells`); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups`); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `
+INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
+SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
+FROM runs GROUP BY model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`); err != nil {
 		return err
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
