@@ -1,0 +1,161 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+)
+
+// Identity kinds, as the identities table names them.
+const (
+	KindHardware     = "hardware"
+	KindEngine       = "engine"
+	KindModel        = "model"
+	KindModelBase    = "model_base"
+	KindSubmitter    = "submitter"
+	KindQuantization = "quantization"
+)
+
+// IdentityName returns the display name of a slug, or ErrNotFound when no
+// run ever had it.
+func (s *Store) IdentityName(ctx context.Context, kind, slug string) (name string, err error) {
+	defer wrap(&err, "IdentityName(%s, %q)", kind, slug)
+	err = s.pool.QueryRow(ctx, `SELECT name FROM identities WHERE kind = $1 AND slug = $2`, kind, slug).Scan(&name)
+	return name, notFound(err)
+}
+
+// Identities lists the identities of a kind by name, for filter choices.
+func (s *Store) Identities(ctx context.Context, kind string, limit int) (_ []catalog.Identity, err error) {
+	defer wrap(&err, "Identities(%s)", kind)
+	rows, _ := s.pool.Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 ORDER BY lower(name), slug LIMIT $2`, kind, limit)
+	return pgx.CollectRows(rows, scanIdentity)
+}
+
+func scanIdentity(row pgx.CollectableRow) (catalog.Identity, error) {
+	var id catalog.Identity
+	err := row.Scan(&id.Slug, &id.Name)
+	return id, err
+}
+
+// Found is one search hit: an identity and its kind.
+type Found struct {
+	Kind string
+	catalog.Identity
+}
+
+// Search finds hardware, engines and models (variants and bases) whose name
+// or slug contains text, case-insensitively; % and _ in text are literal.
+func (s *Store) Search(ctx context.Context, text string, limit int) (_ []Found, err error) {
+	defer wrap(&err, "Search(%q)", text)
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, nil
+	}
+	pattern := "%" + likeEscaper.Replace(text) + "%"
+	slugPattern := pattern // a text without letters or digits has no slug: match names only
+	if slug := catalog.Slugify(text); slug != "" {
+		slugPattern = "%" + likeEscaper.Replace(slug) + "%"
+	}
+	rows, _ := s.pool.Query(ctx, `
+SELECT kind, slug, name FROM identities
+WHERE kind IN ('hardware', 'engine', 'model', 'model_base') AND (name ILIKE $1 OR slug ILIKE $2)
+ORDER BY array_position(ARRAY['model_base', 'hardware', 'engine', 'model'], kind), length(name), lower(name)
+LIMIT $3`, pattern, slugPattern, limit)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Found, error) {
+		var f Found
+		err := row.Scan(&f.Kind, &f.Slug, &f.Name)
+		return f, err
+	})
+}
+
+// likeEscaper makes text match itself in LIKE (backslash is the default escape).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// Group is one combination of identities seen, with its number of runs.
+type Group struct {
+	ModelSlug, ModelBaseSlug, HardwareSlug, EngineSlug, EngineVersion, QuantizationSlug string
+	Runs                                                                                int64
+}
+
+// groupColumn is the browse_groups column an entity page selects by.
+var groupColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "engine_slug",
+	KindModel: "model_slug", KindModelBase: "model_base_slug"}
+
+// Groups returns the identity combinations seen with one identity: the
+// engines and models run on a hardware, an engine's versions, a base
+// model's variants.
+func (s *Store) Groups(ctx context.Context, kind, slug string) (_ []Group, err error) {
+	defer wrap(&err, "Groups(%s, %q)", kind, slug)
+	col, ok := groupColumn[kind]
+	if !ok {
+		return nil, fmt.Errorf("no groups by %s", kind)
+	}
+	rows, _ := s.pool.Query(ctx, `
+SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs
+FROM browse_groups WHERE `+col+` = $1 ORDER BY runs DESC, model_slug, hardware_slug, engine_slug, engine_version LIMIT 1000`, slug)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Group, error) {
+		var g Group
+		err := row.Scan(&g.ModelSlug, &g.ModelBaseSlug, &g.HardwareSlug, &g.EngineSlug, &g.EngineVersion,
+			&g.QuantizationSlug, &g.Runs)
+		return g, err
+	})
+}
+
+// GridPoint is one cell of the grid: context × concurrency.
+type GridPoint struct{ Context, Concurrency int }
+
+// BestAt returns, for each grid point, the best valid total tok/s among
+// the runs of one identity (kind hardware, engine, model, model_base or
+// submitter), with the run that holds it; points nobody measured are left
+// out. Order and ties as on the leaderboard.
+func (s *Store) BestAt(ctx context.Context, kind, slug string, points []GridPoint) (_ map[GridPoint]LeaderRow, err error) {
+	defer wrap(&err, "BestAt(%s, %q)", kind, slug)
+	out := make(map[GridPoint]LeaderRow, len(points))
+	var sql string
+	args := []any{slug, MetricTotal}
+	if col, ok := groupColumn[kind]; ok {
+		sql = `SELECT DISTINCT ON (b.context, b.concurrency) b.context, b.concurrency, ` + leaderColumns + `
+FROM best_cells b JOIN runs r ON r.id = b.run_id
+WHERE b.` + col + ` = $1 AND b.metric = $2 AND b.status = 'valid' AND (b.context, b.concurrency) IN (%s)
+ORDER BY b.context, b.concurrency, b.sort_value, b.uploaded_at, b.run_id`
+	} else if kind == KindSubmitter {
+		// A submitter's runs do not form groups: rank their own cells.
+		sql = `SELECT DISTINCT ON (b.context, b.concurrency) b.context, b.concurrency, ` + leaderColumns + `
+FROM ` + fixLiveColumns(`(`+bestCellsSelect+` AND r.submitter_slug = $1 AND m.metric = $2 AND c.status = 'valid') AS x`) + `
+JOIN runs r ON r.id = b.run_id
+WHERE (b.context, b.concurrency) IN (%s)
+ORDER BY b.context, b.concurrency, b.sort_value, b.uploaded_at, b.run_id`
+	} else {
+		return nil, fmt.Errorf("no bests by %s", kind)
+	}
+	var in []string
+	for _, p := range points {
+		args = append(args, p.Context, p.Concurrency)
+		in = append(in, fmt.Sprintf("($%d::integer, $%d::integer)", len(args)-1, len(args)))
+	}
+	rows, _ := s.pool.Query(ctx, fmt.Sprintf(sql, strings.Join(in, ", ")), args...)
+	defer rows.Close()
+	for rows.Next() {
+		var p GridPoint
+		row, err := scanLeaderAt(rows, &p)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = row
+	}
+	return out, rows.Err()
+}
+
+// scanLeaderAt scans a grid point and a LeaderRow in leaderColumns order.
+func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
+	var l LeaderRow
+	err := rows.Scan(&p.Context, &p.Concurrency, &l.RunID, &l.Value, &l.UploadedAt, &l.Demo,
+		&l.ModelSlug, &l.ModelName, &l.HardwareSlug, &l.HardwareName, &l.EngineSlug, &l.EngineName,
+		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug)
+	l.UploadedAt = l.UploadedAt.UTC()
+	return l, err
+}

@@ -1,0 +1,235 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// cellRun is a one-cell run (0 × 1) of model on gpu with the given status
+// and numbers, uploaded at minute min of a fixed day.
+func cellRun(model, gpu, engine string, status run.Status, total, ttft float64, min int) *run.Run {
+	r := &run.Run{Submitter: "Sandberg ✓", Provenance: run.Measured, RulesVersion: "v1",
+		Hardware: run.Hardware{Type: run.DiscreteGPU, GPUName: gpu, GPUCount: 1, VRAMGB: 24},
+		Engine:   run.Engine{Name: engine, Version: "0.32.0", Quantization: "FP8"},
+		Model:    run.Model{ID: model},
+		Settings: run.Settings{Contexts: []int{0}, Concurrencies: []int{1}}}
+	r.Decode = []run.DecodeCell{{Context: 0, Concurrency: 1, Status: status, Measured: true,
+		Metrics: run.Metrics{TotalTPS: f(total), PerRequestTPS: f(total), TTFTms: f(ttft)}}}
+	r.UploadedAt = time.Date(2026, 1, 1, 0, min, 0, 0, time.UTC)
+	return r
+}
+
+func leaderIDs(t *testing.T, s *store.Store, lq store.LeaderQuery) []string {
+	t.Helper()
+	if lq.Limit == 0 {
+		lq.Limit = 50
+	}
+	rows, err := s.Leaderboard(context.Background(), lq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r.RunID)
+	}
+	return ids
+}
+
+func TestLeaderboard(t *testing.T) {
+	s, _ := dbtest.New(t)
+	const m = "Qwen/Qwen3-8B"
+	a1 := mustInsertRun(t, s, cellRun(m, "RTX 4090", "vllm", run.Valid, 100, 50, 1), "a1")
+	a2 := mustInsertRun(t, s, cellRun(m, "NVIDIA GeForce RTX 4090", "vLLM", run.Valid, 120, 40, 5), "a2") // same group as a1, better
+	b1 := mustInsertRun(t, s, cellRun(m, "RTX 3090", "vllm", run.Valid, 120, 30, 2), "b1")                 // ties a2, uploaded earlier
+	c1 := mustInsertRun(t, s, cellRun(m, "RTX 5090", "vllm", run.Queued, 300, 10, 3), "c1")
+	mustInsertRun(t, s, cellRun(m, "H100 PCIe", "vllm", run.Failed, 500, 5, 4), "d1")
+	mustInsertRun(t, s, cellRun(m, "L40S", "vllm", run.OverCapacity, 600, 5, 6), "e1")
+	e2 := mustInsertRun(t, s, cellRun("Qwen/Qwen3-8B-AWQ", "RTX 4090", "sglang", run.Valid, 90, 20, 7), "e2")
+	_ = a1
+
+	q := store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1}
+	if got, want := leaderIDs(t, s, q), []string{b1, a2, e2}; !slices.Equal(got, want) {
+		t.Errorf("total tok/s ranking = %v, want %v (ties to the earlier upload; one row per group; failed and over capacity never)", got, want)
+	}
+	q.Queued = true
+	if got, want := leaderIDs(t, s, q), []string{c1}; !slices.Equal(got, want) {
+		t.Errorf("queued = %v, want %v", got, want)
+	}
+	q = store.LeaderQuery{Metric: store.MetricTTFT, Concurrency: 1}
+	if got, want := leaderIDs(t, s, q), []string{e2, b1, a2}; !slices.Equal(got, want) {
+		t.Errorf("TTFT ranking = %v, want %v (lower first)", got, want)
+	}
+	// Filters: a group identity reads best_cells; a base model spans its variants.
+	q = store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Filter: store.RunFilter{Hardware: "rtx-4090-24gb"}}
+	if got, want := leaderIDs(t, s, q), []string{a2, e2}; !slices.Equal(got, want) {
+		t.Errorf("hardware filter = %v, want %v", got, want)
+	}
+	q.Filter = store.RunFilter{Model: "qwen3-8b", Engine: "sglang"}
+	if got, want := leaderIDs(t, s, q), []string{e2}; !slices.Equal(got, want) {
+		t.Errorf("base model + engine filter = %v, want %v", got, want)
+	}
+	// A submitter filter ranks the matching runs' own cells, one per group.
+	q.Filter = store.RunFilter{Submitter: "sandberg"}
+	if got, want := leaderIDs(t, s, q), []string{b1, a2, e2}; !slices.Equal(got, want) {
+		t.Errorf("submitter filter = %v, want %v", got, want)
+	}
+	q.Filter = store.RunFilter{EngineVersion: "nope"}
+	if got := leaderIDs(t, s, q); len(got) != 0 {
+		t.Errorf("unknown engine version = %v, want none", got)
+	}
+	// Another grid point has nothing.
+	if got := leaderIDs(t, s, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 8}); len(got) != 0 {
+		t.Errorf("0×8 = %v, want none", got)
+	}
+	best, err := s.BestAt(context.Background(), store.KindModelBase, "qwen3-8b", []store.GridPoint{{0, 1}, {0, 8}})
+	if err != nil || len(best) != 1 || best[store.GridPoint{0, 1}].RunID != b1 {
+		t.Errorf("BestAt = %+v, %v; want b1 at 0×1 only", best, err)
+	}
+	best, err = s.BestAt(context.Background(), store.KindSubmitter, "sandberg", []store.GridPoint{{0, 1}})
+	if err != nil || best[store.GridPoint{0, 1}].RunID != b1 {
+		t.Errorf("BestAt(submitter) = %+v, %v; want b1", best, err)
+	}
+	groups, err := s.Groups(context.Background(), store.KindHardware, "rtx-4090-24gb")
+	if err != nil || len(groups) != 2 || groups[0].Runs != 2 {
+		t.Errorf("Groups(rtx-4090-24gb) = %+v, %v; want 2 groups, the first with 2 runs", groups, err)
+	}
+}
+
+func TestListRunsFiltersAndSorts(t *testing.T) {
+	s, _ := dbtest.New(t)
+	ctx := context.Background()
+	ids := map[string]string{}
+	for i, spec := range []struct {
+		key, model, gpu, engine string
+		total                   float64
+	}{
+		{"k0", "Qwen/Qwen3-8B", "RTX 3060", "vllm", 50},
+		{"k1", "RedHatAI/Qwen3-8B-FP8-dynamic", "NVIDIA GeForce RTX 3060", "vllm", 70},
+		{"k2", "Qwen/Qwen3-8B", "RTX 4090", "llama.cpp", 90},
+		{"k3", "openai/gpt-oss-20b", "RTX 4090", "sglang", 0},
+	} {
+		st := run.Valid
+		if spec.total == 0 {
+			st = run.Failed
+		}
+		r := cellRun(spec.model, spec.gpu, spec.engine, st, spec.total, 10, i)
+		r.Hardware.VRAMGB = 0
+		ids[spec.key] = mustInsertRun(t, s, r, spec.key)
+	}
+	list := func(f store.RunFilter, sort store.RunSort) []string {
+		t.Helper()
+		items, _, err := s.ListRuns(ctx, f, sort, nil, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range items {
+			for k, id := range ids {
+				if id == it.ID {
+					got = append(got, k)
+				}
+			}
+		}
+		return got
+	}
+	for _, tt := range []struct {
+		f    store.RunFilter
+		sort store.RunSort
+		want []string
+	}{
+		{store.RunFilter{}, store.SortNewest, []string{"k3", "k2", "k1", "k0"}},
+		{store.RunFilter{}, store.SortPeak, []string{"k2", "k1", "k0", "k3"}},
+		{store.RunFilter{}, store.SortSingle, []string{"k2", "k1", "k0", "k3"}},
+		{store.RunFilter{Hardware: "rtx-3060-12gb"}, store.SortNewest, []string{"k1", "k0"}},
+		{store.RunFilter{Model: "qwen3-8b"}, store.SortNewest, []string{"k2", "k1", "k0"}},
+		{store.RunFilter{Model: "qwen-qwen3-8b"}, store.SortNewest, []string{"k2", "k0"}},
+		{store.RunFilter{Engine: "llama-cpp"}, store.SortNewest, []string{"k2"}},
+		{store.RunFilter{EngineVersion: "0.32.0", Quantization: "fp8", Submitter: "sandberg"}, store.SortNewest, []string{"k3", "k2", "k1", "k0"}},
+		{store.RunFilter{Submitter: "nobody"}, store.SortNewest, nil},
+	} {
+		if got := list(tt.f, tt.sort); !slices.Equal(got, tt.want) {
+			t.Errorf("ListRuns(%+v, %s) = %v, want %v", tt.f, tt.sort, got, tt.want)
+		}
+	}
+	found, err := s.Search(ctx, "3060", 10)
+	if err != nil || len(found) != 1 || found[0].Slug != "rtx-3060-12gb" {
+		t.Errorf("Search(3060) = %+v, %v", found, err)
+	}
+	if found, _ := s.Search(ctx, "%", 10); len(found) != 0 {
+		t.Errorf("Search(%%) = %+v, want nothing: %% is literal", found)
+	}
+}
+
+// TestPaginationWhileInserting pages through the runs, two at a time, while
+// another goroutine keeps uploading: every run that existed before the
+// first page shows exactly once, in order, in every sort.
+func TestPaginationWhileInserting(t *testing.T) {
+	s, _ := dbtest.New(t)
+	ctx := context.Background()
+	var before []string
+	for i := range 25 {
+		r := cellRun("m/model", "RTX 3060", "vllm", run.Valid, float64(10+i%7), 10, 0)
+		r.UploadedAt = time.Time{} // now, as uploads are
+		before = append(before, mustInsertRun(t, s, r, fmt.Sprintf("before-%d", i)))
+	}
+	for _, sort := range []store.RunSort{store.SortNewest, store.SortPeak, store.SortSingle} {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				r := cellRun("m/model", "RTX 3060", "vllm", run.Valid, float64(i%11), 10, 0)
+				r.UploadedAt = time.Time{}
+				if _, _, err := s.InsertRun(ctx, r, fmt.Sprintf("during-%s-%d", sort, i), nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+		seen := map[string]int{}
+		var after *store.Cursor
+		for pages := 0; ; pages++ {
+			items, more, err := s.ListRuns(ctx, store.RunFilter{}, sort, after, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range items {
+				seen[it.ID]++
+			}
+			if !more {
+				break
+			}
+			c := items[len(items)-1].Cursor(sort)
+			if after, err = store.DecodeCursor(c.Encode()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		for id, n := range seen {
+			if n > 1 {
+				t.Errorf("%s: run %s shown %d times", sort, id, n)
+			}
+		}
+		for _, id := range before {
+			if seen[id] != 1 {
+				t.Errorf("%s: run %s, stored before paging began, shown %d times", sort, id, seen[id])
+			}
+		}
+	}
+	if _, err := store.DecodeCursor("not a cursor!"); err == nil {
+		t.Error("DecodeCursor accepted garbage")
+	}
+}
