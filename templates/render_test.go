@@ -152,7 +152,8 @@ func TestReportPageEscapes(t *testing.T) {
 func TestOtherPages(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		home := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
-			return HomePage(base(l, "/", "home"), []RunListItem{NewRunListItem(reporttest.Run(), l)})
+			r := reporttest.Run()
+			return HomePage(base(l, "/", "home"), HomeData{Recent: []BrowseRun{{ID: r.ID, Title: "t", Href: "/runs/" + r.ID}}})
 		})
 		if home.Find(`a[href="/runs/k3x9q2"]`).Length() != 1 || home.Find(`a[href="/upload"]`).Length() < 2 {
 			t.Errorf("%s: home links missing", lang.Tag)

@@ -174,7 +174,7 @@ func TestBrowser(t *testing.T) {
 		if h1, want := cdpRun(t, tab, "h1", chromedp.Text(chromedp.CSS("h1"))), ja.T("home.title", nil); strings.TrimSpace(h1) != want {
 			t.Errorf("home h1 = %q, want %q", h1, want)
 		}
-		cdpDo(t, tab, "the home page lists the uploaded run", chromedp.WaitReady(chromedp.CSS(`li[data-run="`+runID+`"]`)))
+		cdpDo(t, tab, "the home page lists the uploaded run", chromedp.WaitReady(chromedp.CSS(`[data-run="`+runID+`"]`)))
 	})
 
 	t.Run("refused upload", func(t *testing.T) {

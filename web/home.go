@@ -4,28 +4,32 @@ import (
 	"net/http"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// homeRuns is how many recent runs the home page lists.
-const homeRuns = 10
+// homeRuns is how many recent runs the home page lists; homeTeaser how many
+// leaderboard rows it shows.
+const (
+	homeRuns   = 10
+	homeTeaser = 5
+)
 
-// home is GET /: what the site is, the latest runs, the way to upload.
+// home is GET /: what the site is, search, the latest runs, the top of the
+// leaderboard at 0 × 1, the way to upload.
 func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	l := i18n.FromContext(ctx)
-	recent, err := s.store.ListRecent(ctx, homeRuns)
+	recent, _, err := s.store.ListRuns(ctx, store.RunFilter{}, store.SortNewest, nil, homeRuns)
 	if err != nil {
 		return err
 	}
-	items := make([]templates.RunListItem, 0, len(recent))
-	for _, sum := range recent {
-		run, err := s.store.GetRun(ctx, sum.ID)
-		if err != nil {
-			return err
-		}
-		items = append(items, templates.NewRunListItem(run, l))
+	q := store.LeaderQuery{Context: 0, Concurrency: 1, Metric: store.MetricTotal, Limit: homeTeaser}
+	top, err := s.store.Leaderboard(ctx, q)
+	if err != nil {
+		return err
 	}
+	d := templates.HomeData{Recent: browseRuns(l, recent), Teaser: leaderRows(l, top, q, true)}
 	w.Header().Set("Cache-Control", "no-cache")
-	return render(w, r, http.StatusOK, templates.HomePage(s.base(r, l.T("home.title", nil), l.T("home.pitch", nil)), items))
+	return render(w, r, http.StatusOK, templates.HomePage(s.base(r, l.T("home.title", nil), l.T("home.pitch", nil)), d))
 }

@@ -12,14 +12,17 @@ import (
 )
 
 // rawID finds a message id that leaked onto a page untranslated.
-var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem)\.[a-z_]+(\.[a-z_]+)*\b`)
+var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|browse|leaderboard|entity|search|metric)\.[a-z_]+(\.[a-z_]+)*\b`)
 
 // TestEveryPageInEveryLocale renders each page in each language and checks
 // the language it claims, the switcher, and that no message id shows raw.
 func TestEveryPageInEveryLocale(t *testing.T) {
 	s := newSite(t)
 	id := s.seed(t)
-	pages := map[string]int{"/": 200, "/upload": 200, "/runs/" + id: 200, "/runs/nosuchrun": 404, "/no/such/page": 404}
+	pages := map[string]int{"/": 200, "/upload": 200, "/runs/" + id: 200, "/runs/nosuchrun": 404, "/no/such/page": 404,
+		// browse (issue 3): the seed run's identities
+		"/runs": 200, "/leaderboard": 200, "/search": 200, "/hardware/rtx-3060-12gb": 200, "/engines/vllm": 200,
+		"/models/qwen3-5-4b": 200, "/models/redhatai-qwen3-5-4b-fp8-dynamic": 200, "/submitters/sandberg": 200}
 	for _, lang := range i18n.Languages {
 		for path, status := range pages {
 			resp, body := s.get(t, path+"?lang="+lang.Tag)

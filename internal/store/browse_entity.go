@@ -159,3 +159,19 @@ func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
 	l.UploadedAt = l.UploadedAt.UTC()
 	return l, err
 }
+
+// IdentityNames returns the display names of slugs of one kind, by slug;
+// slugs never seen are missing from the map.
+func (s *Store) IdentityNames(ctx context.Context, kind string, slugs []string) (_ map[string]string, err error) {
+	defer wrap(&err, "IdentityNames(%s)", kind)
+	rows, _ := s.pool.Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 AND slug = ANY($2)`, kind, slugs)
+	list, err := pgx.CollectRows(rows, scanIdentity)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(list))
+	for _, id := range list {
+		names[id.Slug] = id.Name
+	}
+	return names, nil
+}

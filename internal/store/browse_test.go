@@ -48,7 +48,7 @@ func TestLeaderboard(t *testing.T) {
 	const m = "Qwen/Qwen3-8B"
 	a1 := mustInsertRun(t, s, cellRun(m, "RTX 4090", "vllm", run.Valid, 100, 50, 1), "a1")
 	a2 := mustInsertRun(t, s, cellRun(m, "NVIDIA GeForce RTX 4090", "vLLM", run.Valid, 120, 40, 5), "a2") // same group as a1, better
-	b1 := mustInsertRun(t, s, cellRun(m, "RTX 3090", "vllm", run.Valid, 120, 30, 2), "b1")                 // ties a2, uploaded earlier
+	b1 := mustInsertRun(t, s, cellRun(m, "RTX 3090", "vllm", run.Valid, 120, 30, 2), "b1")                // ties a2, uploaded earlier
 	c1 := mustInsertRun(t, s, cellRun(m, "RTX 5090", "vllm", run.Queued, 300, 10, 3), "c1")
 	mustInsertRun(t, s, cellRun(m, "H100 PCIe", "vllm", run.Failed, 500, 5, 4), "d1")
 	mustInsertRun(t, s, cellRun(m, "L40S", "vllm", run.OverCapacity, 600, 5, 6), "e1")
@@ -89,12 +89,12 @@ func TestLeaderboard(t *testing.T) {
 	if got := leaderIDs(t, s, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 8}); len(got) != 0 {
 		t.Errorf("0×8 = %v, want none", got)
 	}
-	best, err := s.BestAt(context.Background(), store.KindModelBase, "qwen3-8b", []store.GridPoint{{0, 1}, {0, 8}})
-	if err != nil || len(best) != 1 || best[store.GridPoint{0, 1}].RunID != b1 {
+	best, err := s.BestAt(context.Background(), store.KindModelBase, "qwen3-8b", []store.GridPoint{{Context: 0, Concurrency: 1}, {Context: 0, Concurrency: 8}})
+	if err != nil || len(best) != 1 || best[store.GridPoint{Context: 0, Concurrency: 1}].RunID != b1 {
 		t.Errorf("BestAt = %+v, %v; want b1 at 0×1 only", best, err)
 	}
-	best, err = s.BestAt(context.Background(), store.KindSubmitter, "sandberg", []store.GridPoint{{0, 1}})
-	if err != nil || best[store.GridPoint{0, 1}].RunID != b1 {
+	best, err = s.BestAt(context.Background(), store.KindSubmitter, "sandberg", []store.GridPoint{{Context: 0, Concurrency: 1}})
+	if err != nil || best[store.GridPoint{Context: 0, Concurrency: 1}].RunID != b1 {
 		t.Errorf("BestAt(submitter) = %+v, %v; want b1", best, err)
 	}
 	groups, err := s.Groups(context.Background(), store.KindHardware, "rtx-4090-24gb")

@@ -1,0 +1,105 @@
+package templates
+
+// Link is an address and its text; an empty Href shows the text alone.
+type Link struct{ Href, Text string }
+
+// Option is one choice of a filter's <select>.
+type Option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// Select is one <select> of a filter form.
+type Select struct {
+	Name, Label string
+	Options     []Option
+}
+
+// FilterForm is the GET form of /runs and /leaderboard: it works without
+// JavaScript, and its fields are the page's URL parameters.
+type FilterForm struct {
+	Action  string
+	Selects []Select
+	// EngineVersion is typed: versions are many and free-form.
+	EngineVersion string
+	// Queued shows the leaderboard's queued toggle when not nil.
+	Queued    *bool
+	ClearHref string
+}
+
+// BrowseRun is one run in a browse list (/runs, home, entity pages).
+type BrowseRun struct {
+	ID, Title, Href                       string
+	Hardware, Engine, Model, Submitter    Link
+	EngineVersion, Quantization, Uploaded string
+	// Single and Peak are the best single-stream and peak total tok/s,
+	// formatted; "—" when the run has no valid cell for them.
+	Single, Peak string
+	Demo         bool
+}
+
+// RunsPage is /runs.
+type RunsPage struct {
+	Form     FilterForm
+	Runs     []BrowseRun
+	NextHref string
+	// FirstHref is the first page, shown once the reader paged on.
+	FirstHref string
+}
+
+// LeaderRow is one group's best cell on a leaderboard.
+type LeaderRow struct {
+	Rank                               int
+	RunID                              string
+	Href                               string // the run, with the cell highlighted
+	Model, Hardware, Engine, Submitter Link
+	Quantization, EngineVersion, Value string
+	Demo                               bool
+}
+
+// LeaderboardPage is /leaderboard.
+type LeaderboardPage struct {
+	Form FilterForm
+	// Heading names the cell and metric: "0 context × 1 request · total tok/s".
+	Heading string
+	Rows    []LeaderRow
+	// Queued are the best queued cells, flagged, shown below when asked.
+	Queued     []LeaderRow
+	ShowQueued bool
+}
+
+// Best is an entity's best known result at one grid point.
+type Best struct {
+	Cell, Value, Href string
+	Model, Hardware   Link
+	Engine            Link
+	Demo              bool
+}
+
+// LinkGroup is a labelled list of links ("Engines seen on it").
+type LinkGroup struct {
+	Label string
+	Links []Link
+}
+
+// EntityPage is /hardware/{slug}, /engines/{slug}, /models/{slug} and
+// /submitters/{handle}.
+type EntityPage struct {
+	Kind, Name                   string
+	Groups                       []LinkGroup
+	Bests                        []Best
+	Runs                         []BrowseRun
+	AllRunsHref, LeaderboardHref string
+}
+
+// SearchPage is /search.
+type SearchPage struct {
+	Query string
+	Hits  []LinkGroup
+}
+
+// HomeData is what the home page shows beside its pitch.
+type HomeData struct {
+	Recent []BrowseRun
+	Teaser []LeaderRow
+}

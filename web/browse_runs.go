@@ -1,0 +1,176 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// runsPageSize is how many runs a page of /runs (and of the API) shows.
+const runsPageSize = 50
+
+var runSorts = []store.RunSort{store.SortNewest, store.SortSingle, store.SortPeak}
+
+// runsQuery is one page of /runs as the URL asks for it.
+type runsQuery struct {
+	filter store.RunFilter
+	sort   store.RunSort
+	after  *store.Cursor
+}
+
+func readRunsQuery(q url.Values) (runsQuery, error) {
+	var rq runsQuery
+	var err error
+	if rq.filter, err = readFilter(q); err != nil {
+		return rq, err
+	}
+	rq.sort = store.RunSort(q.Get("sort"))
+	switch rq.sort {
+	case "":
+		rq.sort = store.SortNewest
+	case store.SortNewest, store.SortSingle, store.SortPeak:
+	default:
+		return rq, errBadRequest
+	}
+	if rq.after, err = store.DecodeCursor(q.Get("after")); err != nil {
+		return rq, errBadRequest
+	}
+	return rq, nil
+}
+
+// listRuns reads one page and the cursor of the next ("" at the end).
+func (s *Server) listRuns(r *http.Request, rq runsQuery) ([]store.RunItem, string, error) {
+	items, more, err := s.store.ListRuns(r.Context(), rq.filter, rq.sort, rq.after, runsPageSize)
+	if err != nil || !more {
+		return items, "", err
+	}
+	return items, items[len(items)-1].Cursor(rq.sort).Encode(), nil
+}
+
+// withParam is the request's URL with one parameter set ("" removes it).
+func withParam(u *url.URL, name, value string) string {
+	q := u.Query()
+	if value == "" {
+		q.Del(name)
+	} else {
+		q.Set(name, value)
+	}
+	if enc := q.Encode(); enc != "" {
+		return u.Path + "?" + enc
+	}
+	return u.Path
+}
+
+// runsPage is GET /runs: every run, newest first unless sorted otherwise,
+// filtered by the URL, a page at a time.
+func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	l := i18n.FromContext(ctx)
+	rq, err := readRunsQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	items, next, err := s.listRuns(r, rq)
+	if err != nil {
+		return err
+	}
+	form, err := s.filterForm(ctx, l, "/runs", rq.filter)
+	if err != nil {
+		return err
+	}
+	sortSel := templates.Select{Name: "sort", Label: l.T("browse.sort", nil)}
+	for _, so := range runSorts {
+		sortSel.Options = append(sortSel.Options, templates.Option{Value: string(so),
+			Label: l.T("browse.sort."+string(so), nil), Selected: so == rq.sort})
+	}
+	form.Selects = append(form.Selects, sortSel)
+	p := templates.RunsPage{Form: form, Runs: browseRuns(l, items)}
+	if next != "" {
+		p.NextHref = withParam(r.URL, "after", next)
+	}
+	if rq.after != nil {
+		p.FirstHref = withParam(r.URL, "after", "")
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	return render(w, r, http.StatusOK, templates.RunsBrowse(s.base(r, l.T("browse.runs.title", nil), l.T("browse.runs.description", nil)), p))
+}
+
+// apiRunList is the answer of GET /api/v1/runs.
+type apiRunList struct {
+	Runs []apiRunItem `json:"runs"`
+	// Next is the cursor of the next page, empty on the last; NextURL is
+	// the same request with it.
+	Next    string `json:"next,omitempty"`
+	NextURL string `json:"next_url,omitempty"`
+}
+
+type apiRunItem struct {
+	ID            string           `json:"id"`
+	URL           string           `json:"url"`
+	Title         string           `json:"title"`
+	UploadedAt    string           `json:"uploaded_at"`
+	Demo          bool             `json:"demo,omitempty"`
+	Hardware      catalog.Identity `json:"hardware"`
+	Engine        apiEngine        `json:"engine"`
+	Model         apiModel         `json:"model"`
+	Submitter     catalog.Identity `json:"submitter"`
+	BestSingleTPS *float64         `json:"best_single_tps"`
+	BestPeakTPS   *float64         `json:"best_peak_tps"`
+}
+
+type apiEngine struct {
+	catalog.Identity
+	Version      string `json:"version"`
+	Quantization string `json:"quantization"`
+}
+
+type apiModel struct {
+	catalog.Identity
+	Base catalog.Identity `json:"base"`
+}
+
+// apiListRuns is GET /api/v1/runs: the runs of /runs as JSON, with the same
+// parameters (model, hardware, engine, version, quant, submitter, sort,
+// after).
+func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
+	l := i18n.FromContext(r.Context())
+	rq, err := readRunsQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	items, next, err := s.listRuns(r, rq)
+	if err != nil && errors.Is(err, store.ErrBadCursor) {
+		return errBadRequest
+	}
+	if err != nil {
+		return err
+	}
+	out := apiRunList{Runs: make([]apiRunItem, 0, len(items)), Next: next}
+	if next != "" {
+		out.NextURL = s.origin(r) + withParam(r.URL, "after", next)
+	}
+	for i := range items {
+		it := &items[i]
+		rr := itemRun(it)
+		model, base := catalog.Model(it.ModelID)
+		eng := catalog.Engine(it.EngineName)
+		out.Runs = append(out.Runs, apiRunItem{
+			ID: it.ID, URL: s.origin(r) + runURL(it.ID), Title: report.Title(rr, l),
+			UploadedAt: it.UploadedAt.Format("2006-01-02T15:04:05.999999Z07:00"), Demo: it.Demo,
+			Hardware:      catalog.Hardware(rr.Hardware),
+			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
+			Model:         apiModel{Identity: model, Base: base},
+			Submitter:     catalog.Submitter(it.Submitter),
+			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS,
+		})
+	}
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Cache-Control", "no-cache")
+	return writeJSON(w, http.StatusOK, out)
+}
