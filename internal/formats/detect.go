@@ -5,8 +5,10 @@
 //	lilbench  lil-bench's upload document, lil-bench-result/1
 //	export    speedmatrix's own run export, speedmatrix-run/1
 //
-// Files of other benchmark tools are recognised and refused with a message
-// that says what they are.
+// and the files of other benchmark tools (tools.go): vllmserve, sglang,
+// llamabench, read leniently (NaN, Infinity, JSON Lines, appended objects,
+// unterminated arrays). Files of tools not read yet are recognised and
+// refused with a message that says what they are (other.go).
 package formats
 
 import (
@@ -27,31 +29,47 @@ func Parse(data []byte) (*run.Parsed, error) {
 		return nil, err
 	}
 	first, more := firstValue(data)
+	var top map[string]json.RawMessage
+	if first != nil && !more && json.Unmarshal(first, &top) == nil {
+		if p, ok, err := ours(data, top); ok {
+			return p, err
+		}
+	}
+	// Other tools' files may be JSON Lines, appended objects, an array cut
+	// short or carry Python's NaN/Infinity: they are detected leniently.
+	if parse := otherToolParser(data); parse != nil {
+		return parse(data)
+	}
 	if first == nil {
 		// Not even one JSON value: let the decoder name the problem.
 		var v any
 		return nil, jsondoc.Decode(data, &v)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(first, &top); err != nil || more {
-		return nil, refuseOther(first, more)
-	}
+	return nil, refuseOther(first, more)
+}
+
+// ours parses the formats speedmatrix defined or grew up with, told apart
+// by their schema field or their llm-inference-bench keys.
+func ours(data []byte, top map[string]json.RawMessage) (*run.Parsed, bool, error) {
 	var schema string
 	_ = json.Unmarshal(top["schema"], &schema)
 	switch {
 	case schema == lilbench.Schema:
-		return lilbench.Parse(data)
+		p, err := lilbench.Parse(data)
+		return p, true, err
 	case schema == export.Schema:
-		return export.Parse(data)
+		p, err := export.Parse(data)
+		return p, true, err
 	case schema != "":
-		return nil, problem.New(problem.Invalid, "$.schema", "problem.unknown_schema", map[string]any{"Schema": schema})
+		return nil, true, problem.New(problem.Invalid, "$.schema", "problem.unknown_schema", map[string]any{"Schema": schema})
 	case top["metadata"] != nil && (top["results"] != nil || top["prefill"] != nil || hasMode(top["metadata"])),
 		top["results"] != nil && top["summary_table"] != nil:
 		// The second case is a bench file without its metadata (an edited or
 		// partial file): the parser says what is missing.
-		return llmbench.Parse(data)
+		p, err := llmbench.Parse(data)
+		return p, true, err
 	}
-	return nil, refuseOther(first, false)
+	return nil, false, nil
 }
 
 // firstValue returns the first JSON value of data and whether more values

@@ -10,21 +10,18 @@ import (
 
 // otherTools recognises the files of benchmark tools speedmatrix does not
 // read yet by the keys they always write (shared/formats/other-tools/), so
-// the answer can say what the file is instead of "unknown".
+// the answer can say what the file is instead of "unknown". vLLM, SGLang and
+// llama-bench are read (tools.go); an entry goes when its reader lands.
 var otherTools = []struct {
 	name string
 	keys []string // all must be present
 }{
-	{"llama.cpp llama-bench", []string{"build_commit", "model_filename"}},
 	{"GuideLLM", []string{"benchmarks"}},
 	{"AIPerf", []string{"aiperf_version"}},
 	{"AIPerf", []string{"records", "input_config"}},
 	{"GenAI-Perf", []string{"input_config", "output_token_throughput"}},
 	{"llmperf", []string{"num_concurrent_requests"}},
 	{"llmperf", []string{"error_code", "ttft_s"}},
-	{"SGLang bench_serving", []string{"backend", "dataset_name"}},
-	{"vLLM bench serve", []string{"endpoint_type"}},
-	{"vLLM bench serve", []string{"backend", "max_concurrency", "request_throughput"}},
 }
 
 // refuseOther answers a document that is JSON but not a format we read.

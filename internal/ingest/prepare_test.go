@@ -156,7 +156,8 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"not json", "hello", "problem.syntax", problem.Malformed, "$"},
 		{"truncated", seed[:len(seed)/2], "problem.truncated", problem.Malformed, ""},
-		{"another tool", `{"date":"x","endpoint_type":"openai","backend":"vllm","max_concurrency":4}`, "problem.other_tool", problem.Invalid, "$"},
+		{"another tool", `{"date":"x","endpoint_type":"openai","backend":"vllm","max_concurrency":4}`, "problem.formats.no_decode", problem.Invalid, "$"},
+		{"a tool not read", `{"benchmarks":[{"id":1}]}`, "problem.other_tool", problem.Invalid, "$"},
 		{"empty grid", `{"metadata":{"version":"0.7.8","concurrency_levels":[],"context_lengths":[]},"prefill":{},"results":[]}`, "problem.empty_grid", problem.Invalid, "$"},
 		{"negative throughput", strings.Replace(seed, `"aggregate_tps": 63.5`, `"aggregate_tps": -63.5`, 1), "problem.negative", problem.Invalid, "$.results[0].aggregate_tps"},
 		{"nan", strings.Replace(seed, `"aggregate_tps": 63.5`, `"aggregate_tps": NaN`, 1), "problem.nonfinite", problem.Invalid, "$.results[0].aggregate_tps"},

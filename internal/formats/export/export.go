@@ -18,10 +18,16 @@ const Schema = "speedmatrix-run/1"
 
 // Document is a run as the API and the export show it.
 type Document struct {
-	Schema       string           `json:"schema"`
-	ID           string           `json:"id"`
-	URL          string           `json:"url"`
-	Submitter    string           `json:"submitter"`
+	Schema    string `json:"schema"`
+	ID        string `json:"id"`
+	URL       string `json:"url"`
+	Submitter string `json:"submitter"`
+	// SubmitterVerified: the upload carried the submitter's token. Never
+	// read back on import (a file cannot vouch for itself).
+	SubmitterVerified bool `json:"submitter_verified,omitempty"`
+	// Profile and Integrity are lil-bench's ("quick" runs do not rank).
+	Profile      string           `json:"profile,omitempty"`
+	Integrity    string           `json:"integrity,omitempty"`
 	Provenance   run.Provenance   `json:"provenance"`
 	Tool         run.Tool         `json:"tool"`
 	SourceFormat string           `json:"source_format"`
@@ -50,7 +56,8 @@ type Source struct {
 func New(r *run.Run, baseURL string) *Document {
 	d := &Document{
 		Schema: Schema, ID: r.ID, URL: baseURL + "/runs/" + r.ID,
-		Submitter: r.Submitter, Provenance: r.Provenance, Tool: r.Tool,
+		Submitter: r.Submitter, SubmitterVerified: r.SubmitterVerified, Profile: r.Profile, Integrity: r.Integrity,
+		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
 		Settings: r.Settings, Prefill: r.Prefill, Decode: r.Decode,

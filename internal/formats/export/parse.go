@@ -22,7 +22,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	p := &run.Parsed{
 		Format: Schema, Tool: d.Tool, Provenance: d.Provenance, Submitter: d.Submitter,
 		Hardware: d.Hardware, Engine: d.Engine, Model: d.Model, Settings: d.Settings,
-		MeasuredAt: d.MeasuredAt,
+		MeasuredAt: d.MeasuredAt, Profile: d.Profile, Integrity: d.Integrity,
 	}
 	if p.Provenance == "" {
 		p.Provenance = run.Imported

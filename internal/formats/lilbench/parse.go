@@ -44,6 +44,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if doc.RunID != "" {
 		p.DedupeKey = "lil-bench:" + doc.RunID
 	}
+	p.Profile, p.Integrity = doc.Profile, doc.Integrity.Status
 	if u := doc.Client.Uploader; u != nil {
 		p.Submitter = *u
 	}

@@ -1,0 +1,101 @@
+package genaiperf
+
+import (
+	"encoding/json"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
+)
+
+// block is one metric: {unit, avg, p1…p99, min, max, std}. System and
+// derived metrics carry avg only; AIPerf's records variant adds tag, header
+// and count and writes null for what it lacks.
+type block struct {
+	Unit string   `json:"unit"`
+	Avg  *float64 `json:"avg"`
+	P50  *float64 `json:"p50"`
+}
+
+// metricNames maps what speedmatrix reads to the tags the tools use, newest
+// first: AIPerf's early artifact says ttft, GenAI-Perf before 2025 said
+// output_token_throughput_per_request (which includes the first token and is
+// therefore not read: per-request speed is derived from the ITL instead).
+var metricNames = map[string][]string{
+	"ttft":        {"time_to_first_token", "ttft"},
+	"itl":         {"inter_token_latency"},
+	"per_user":    {"output_token_throughput_per_user"},
+	"throughput":  {"output_token_throughput"},
+	"isl":         {"input_sequence_length"},
+	"osl":         {"output_sequence_length"},
+	"count":       {"request_count"},
+	"errors":      {"error_request_count"},
+	"duration":    {"benchmark_duration"},
+	"total_osl":   {"total_osl", "total_output_tokens"},
+	"request_tps": {"request_throughput"},
+}
+
+// inputConfig is GenAI-Perf's flat argparse dump (to early 2025), its
+// nested config (after) and AIPerf's user-set options, in one struct: the
+// key sets do not collide. None is written as null or "".
+type inputConfig struct {
+	// GenAI-Perf, flat
+	Model          []string     `json:"model"`
+	Concurrency    toolread.Num `json:"concurrency"`
+	RequestRate    toolread.Num `json:"request_rate"`
+	SyntheticInput toolread.Num `json:"synthetic_input_tokens_mean"`
+	Backend        string       `json:"backend"`
+	ServiceKind    string       `json:"service_kind"`
+	// GenAI-Perf, nested
+	ModelNames   []string `json:"model_names"`
+	PerfAnalyzer *struct {
+		Stimulus map[string]toolread.Num `json:"stimulus"`
+	} `json:"perf_analyzer"`
+	Input *struct {
+		SyntheticTokens *struct {
+			Mean toolread.Num `json:"mean"`
+		} `json:"synthetic_tokens"`
+		// AIPerf
+		Prompt *struct {
+			InputTokens *struct {
+				Mean toolread.Num `json:"mean"`
+			} `json:"input_tokens"`
+		} `json:"prompt"`
+	} `json:"input"`
+	// Endpoint is GenAI-Perf's nested endpoint and AIPerf's.
+	// Endpoint is a URL path in the flat dump, an object in GenAI-Perf's
+	// nested config and in AIPerf's.
+	Endpoint json.RawMessage `json:"endpoint"`
+	// AIPerf
+	Loadgen *struct {
+		Concurrency toolread.Num `json:"concurrency"`
+		RequestRate toolread.Num `json:"request_rate"`
+	} `json:"loadgen"`
+}
+
+type endpoint struct {
+	ModelNames  []string `json:"model_names"`
+	Backend     string   `json:"backend"`
+	ServiceKind string   `json:"service_kind"`
+}
+
+// head is what is read besides the metric blocks.
+type head struct {
+	// InputConfig and Telemetry are read leniently (a field of an
+	// unexpected type is skipped): they describe the run, they are not
+	// measurements.
+	InputConfig   json.RawMessage            `json:"input_config"`
+	Records       map[string]json.RawMessage `json:"records"`
+	AIPerfVersion string                     `json:"aiperf_version"`
+	SchemaVersion json.RawMessage            `json:"schema_version"`
+	ErrorSummary  json.RawMessage            `json:"error_summary"`
+	WasCancelled  *bool                      `json:"was_cancelled"`
+	StartTime     string                     `json:"start_time"`
+	Telemetry     json.RawMessage            `json:"telemetry_data"`
+}
+
+type telemetry struct {
+	Endpoints map[string]struct {
+		GPUs map[string]struct {
+			Name string `json:"gpu_name"`
+		} `json:"gpus"`
+	} `json:"endpoints"`
+}

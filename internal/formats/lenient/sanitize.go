@@ -1,0 +1,62 @@
+// Package lenient reads the JSON that Python benchmark tools write, which is
+// not always JSON: bare NaN and Infinity tokens (Python's json.dump of a
+// float), several documents appended to one file (JSON Lines, vLLM's
+// --append-result), an array a crashed run left without its closing bracket
+// (llama-bench), and numbers written as strings (numpy values through
+// default=str). Only format parsers use it; they hand clean values on.
+package lenient
+
+import "bytes"
+
+// nonFinite are the tokens Python writes for float nan and ±inf.
+var nonFinite = [][]byte{[]byte("NaN"), []byte("Infinity"), []byte("-Infinity")}
+
+// Sanitize returns data with every bare NaN, Infinity and -Infinity outside
+// strings turned into a JSON string of the same text, so encoding/json reads
+// the document and Object.Float can give the value back. Data without such
+// tokens is returned as is.
+func Sanitize(data []byte) []byte {
+	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	inString, escaped := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			out = append(out, c)
+			continue
+		}
+		if c == '"' {
+			inString = true
+			out = append(out, c)
+			continue
+		}
+		if tok := nonFiniteAt(data[i:]); tok != nil {
+			out = append(out, '"')
+			out = append(out, tok...)
+			out = append(out, '"')
+			i += len(tok) - 1
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func nonFiniteAt(rest []byte) []byte {
+	for _, tok := range nonFinite {
+		if bytes.HasPrefix(rest, tok) {
+			return tok
+		}
+	}
+	return nil
+}

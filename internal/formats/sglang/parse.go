@@ -1,0 +1,132 @@
+// Package sglang reads the JSON Lines file of SGLang's serving benchmark,
+// `python -m sglang.bench_serving --output-file X.jsonl`, which appends one
+// line per run and writes the default request rate as a bare Infinity. Each
+// line becomes one decode cell: concurrency from --max-concurrency, context
+// from the mean prompt length placed on the grid (internal/formats/sweep).
+// The mapping is documented in docs/formats.md.
+package sglang
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Format names this format on runs.
+const Format = "sglang-bench-serving"
+
+// ToolName is the tool's name as the report shows it.
+const ToolName = "SGLang bench_serving"
+
+// rateHint is what to run instead of a rate-driven benchmark.
+const rateHint = "python -m sglang.bench_serving --max-concurrency N --request-rate inf"
+
+// Detect reports whether top, the first line of a file, is a bench_serving
+// result: total_output_tokens_retokenized (every version) or backend beside
+// dataset_name.
+func Detect(top map[string]json.RawMessage) bool {
+	has := func(k string) bool { _, ok := top[k]; return ok }
+	return has("total_output_tokens_retokenized") || (has("backend") && has("dataset_name"))
+}
+
+// Parse reads a whole JSONL file.
+func Parse(data []byte) (*run.Parsed, error) {
+	docs, err := lenient.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{probs: problem.List{Kind: problem.Invalid}, rate: problem.List{Kind: problem.Invalid}}
+	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
+	for i, raw := range docs.Values {
+		o := lenient.NewObject(raw, docs.Path(i), &p.probs)
+		if o == nil {
+			continue
+		}
+		if i == 0 {
+			p.facts(o, out)
+		}
+		if m, ok := p.record(o); ok {
+			out.Decode = append(out.Decode, m)
+		}
+	}
+	switch {
+	case len(out.Decode) == 0 && len(p.rate.Problems) > 0:
+		p.probs.Problems = append(p.probs.Problems, p.rate.Problems...)
+	case len(p.rate.Problems) > 0:
+		out.Notes = append(out.Notes, sweep.NoteRateRowsSkipped)
+	}
+	if docs.Truncated {
+		out.Notes = append(out.Notes, sweep.NoteTruncated)
+	}
+	if p.tbtIsTPOT {
+		out.Notes = append(out.Notes, sweep.NoteTBTIsTPOT)
+	}
+	if err := p.probs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type parser struct {
+	probs problem.List
+	// rate collects rate-driven lines: they refuse the file only when
+	// nothing else in it can be shown.
+	rate       problem.List
+	firstModel string
+	tbtIsTPOT  bool
+}
+
+// record reads one line as a decode cell.
+func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+	m := run.Measurement{Path: o.Path}
+	if info := o.Object("server_info"); info != nil {
+		if model := info.String("model_path"); p.firstModel == "" {
+			p.firstModel = model
+		} else if model != "" && model != p.firstModel {
+			sweep.MixedModels(&p.probs, info.At("model_path"), model, p.firstModel)
+			return m, false
+		}
+	}
+	rate := o.Try("request_rate") // a number, Infinity or "trace"
+	c := o.Count("max_concurrency")
+	switch {
+	case c == nil:
+		// No cap: the load was set by the rate (or a trace), and the
+		// number of prompts sent at once is not recorded.
+		sweep.RateDriven(&p.rate, o.At("request_rate"), ToolName, rate, rateHint)
+		return m, false
+	case *c < 1 || *c > math.MaxInt32:
+		p.probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+		return m, false
+	}
+	m.Concurrency = int(*c)
+	var note string
+	m.Metrics, note = sweep.ServingMetrics(o)
+	p.tbtIsTPOT = p.tbtIsTPOT || note == sweep.NoteTBTIsTPOT
+	requested := 0.0
+	if strings.HasPrefix(o.String("dataset_name"), "random") {
+		if v := o.Measure("random_input_len"); v != nil {
+			requested = *v
+		}
+	}
+	m.Context, m.MeasuredContext = sweep.Place(sweep.MeanPrompt(o, m.Completed, requested))
+	// concurrency is the mean in flight (Σ e2e latency / duration): the
+	// status rules compare it with the cap.
+	if v := o.Measure("concurrency"); v != nil && *v > 0 {
+		m.AvgActive = v
+	}
+	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < *c {
+		m.CapacityLimited = true
+	}
+	if m.Completed != nil && *m.Completed == 0 {
+		// bench_serving counts only successes; every request it sent failed.
+		m.Failed = true
+		m.FailureReason = "no request completed"
+	}
+	return m, true
+}

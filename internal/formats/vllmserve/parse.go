@@ -1,0 +1,133 @@
+// Package vllmserve reads the result files of vLLM's serving benchmark,
+// `vllm bench serve --save-result` (and the legacy
+// benchmarks/benchmark_serving.py): one JSON object per run, several when
+// --append-result added runs to the same file. Each run becomes one decode
+// cell: concurrency from --max-concurrency, context from the mean prompt
+// length placed on the grid (internal/formats/sweep). The mapping is
+// documented in docs/formats.md.
+package vllmserve
+
+import (
+	"encoding/json"
+	"math"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Format names this format on runs.
+const Format = "vllm-bench-serve"
+
+// ToolName is the tool's name as the report shows it.
+const ToolName = "vLLM bench serve"
+
+// rateHint is what to run instead of a rate-driven benchmark.
+const rateHint = "vllm bench serve --max-concurrency N --request-rate inf"
+
+// Detect reports whether top, the first object of a file, is a vLLM bench
+// serve result: endpoint_type (2025+), the legacy script's "request_goodput:"
+// key, or a model_id beside vLLM's metric keys.
+func Detect(top map[string]json.RawMessage) bool {
+	has := func(k string) bool { _, ok := top[k]; return ok }
+	return has("endpoint_type") || has("request_goodput:") ||
+		(has("model_id") && (has("median_ttft_ms") || (has("num_prompts") && has("request_throughput"))))
+}
+
+// Parse reads a whole result file.
+func Parse(data []byte) (*run.Parsed, error) {
+	docs, err := lenient.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{probs: problem.List{Kind: problem.Invalid}, rate: problem.List{Kind: problem.Invalid}}
+	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
+	for i, raw := range docs.Values {
+		o := lenient.NewObject(raw, docs.Path(i), &p.probs)
+		if o == nil {
+			continue
+		}
+		if i == 0 {
+			p.facts(o, out)
+		}
+		if m, ok := p.record(o); ok {
+			out.Decode = append(out.Decode, m)
+		}
+	}
+	switch {
+	case len(out.Decode) == 0 && len(p.rate.Problems) > 0:
+		p.probs.Problems = append(p.probs.Problems, p.rate.Problems...)
+	case len(p.rate.Problems) > 0:
+		out.Notes = append(out.Notes, sweep.NoteRateRowsSkipped)
+	}
+	if docs.Truncated {
+		out.Notes = append(out.Notes, sweep.NoteTruncated)
+	}
+	if p.tbtIsTPOT {
+		out.Notes = append(out.Notes, sweep.NoteTBTIsTPOT)
+	}
+	if err := p.probs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type parser struct {
+	probs problem.List
+	// rate collects rate-driven records: they refuse the file only when
+	// nothing else in it can be shown.
+	rate       problem.List
+	firstModel string
+	tbtIsTPOT  bool
+}
+
+// record reads one run of the benchmark as a decode cell.
+func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+	m := run.Measurement{Path: o.Path}
+	if model := o.String("model_id"); p.firstModel == "" {
+		p.firstModel = model
+	} else if model != p.firstModel {
+		sweep.MixedModels(&p.probs, o.At("model_id"), model, p.firstModel)
+		return m, false
+	}
+	if !o.Has("output_throughput") {
+		// Pooling (embedding) backends write no output tokens.
+		p.probs.Add(o.Path, "problem.formats.no_decode", map[string]any{"Tool": ToolName})
+		return m, false
+	}
+	conc, ok := p.concurrency(o)
+	if !ok {
+		return m, false
+	}
+	m.Concurrency = conc
+	var note string
+	m.Metrics, note = sweep.ServingMetrics(o)
+	p.tbtIsTPOT = p.tbtIsTPOT || note == sweep.NoteTBTIsTPOT
+	m.Context, m.MeasuredContext = sweep.Place(sweep.MeanPrompt(o, m.Completed, 0))
+	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < int64(conc) {
+		m.CapacityLimited = true
+	}
+	p.failure(o, &m)
+	return m, true
+}
+
+// concurrency is --max-concurrency; without one, a run at an infinite rate
+// sent all num_prompts requests at once, and a run at a finite rate (or a
+// ramp-up) has no concurrency: it is rate-driven.
+func (p *parser) concurrency(o *lenient.Object) (int, bool) {
+	rate := o.Try("request_rate")
+	if c := o.Count("max_concurrency"); c != nil {
+		if *c < 1 || *c > math.MaxInt32 {
+			p.probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+			return 0, false
+		}
+		return int(*c), true
+	}
+	unbounded := (rate == nil || math.IsInf(*rate, 1)) && !o.Has("ramp_up_strategy")
+	if n := o.Count("num_prompts"); unbounded && n != nil && *n >= 1 && *n <= math.MaxInt32 {
+		return int(*n), true
+	}
+	sweep.RateDriven(&p.rate, o.At("request_rate"), ToolName, rate, rateHint)
+	return 0, false
+}
