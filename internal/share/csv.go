@@ -1,0 +1,94 @@
+package share
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// CSVHeader names the CSV export's columns. They are stable identifiers (a
+// spreadsheet or a script refers to them), so they are not translated; the
+// reason column is in the reader's language.
+var CSVHeader = []string{"phase", "context", "measured_context", "concurrency", "status", "reason",
+	"prompt_tps", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active",
+	"completed", "output_tokens", "measured_s"}
+
+// CSV writes every measurement of r as RFC 4180 CSV (CRLF line ends): a
+// header row, one row per prefill row, then one per decode cell, in the
+// order of the run's JSON. Numbers are the JSON's at full precision
+// (shortest round-trip form, "." decimals whatever the language: this is
+// data, not prose); a number the source did not have is an empty field.
+func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
+	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	for i := range r.Prefill {
+		p := &r.Prefill[i]
+		rec := []string{"prefill", itoa(p.Context), itoa0(p.MeasuredContext), "1", string(p.Status),
+			text(reasonOf(p.Status, report.PrefillReason(l, p))),
+			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", ""}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	for i := range r.Decode {
+		c := &r.Decode[i]
+		rec := []string{"decode", itoa(c.Context), itoa0(c.MeasuredContext), itoa(c.Concurrency), string(c.Status),
+			text(reasonOf(c.Status, report.CellReason(l, c, &r.Settings))),
+			"", num(c.TotalTPS), num(c.PerRequestTPS), num(c.TTFTms), num(c.TBTms), num(c.AvgActive),
+			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// reasonOf keeps a reason only where the status needs one.
+func reasonOf(s run.Status, reason string) string {
+	if s == run.Valid {
+		return ""
+	}
+	return reason
+}
+
+// text defuses a field a spreadsheet would run as a formula (a source's
+// failure message is free text): CSV injection, OWASP's advice.
+func text(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
+
+// itoa0 leaves 0 (meaning "not given") empty.
+func itoa0(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.Itoa(v)
+}
+
+func num(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
+}
+
+func count(v *int64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v, 10)
+}

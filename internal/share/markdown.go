@@ -1,0 +1,76 @@
+package share
+
+import (
+	"io"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Markdown writes r as Markdown that pastes cleanly into Reddit and GitHub:
+// the title linked to pageURL, the headline numbers, engine and grid shape,
+// the decode grid as a table (cells "63.5 · 96 ms" or the status label),
+// the prefill table and a link back. Tables are GFM pipe tables, each after
+// a blank line (old Reddit needs it); text from the run is escaped.
+func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
+	var b strings.Builder
+	sep := l.T("common.dot_sep", nil)
+	b.WriteString("### [" + mdEscape(report.Title(r, l)) + "](" + pageURL + ")\n\n")
+	if nums := Numbers(r, l); len(nums) > 0 {
+		b.WriteString("**" + mdEscape(strings.Join(nums, sep)) + "**  \n")
+	}
+	b.WriteString(mdEscape(EngineLineDisplay(r, l)) + "  \n")
+	b.WriteString(mdEscape(report.Summary(r, l)) + "\n\n")
+	b.WriteString("**" + mdEscape(l.T("run.section.decode", nil)) + "** " +
+		mdEscape(l.T("share.decode_sub", nil)) + "\n\n")
+	mdTable(&b, decodeTable(r, l))
+	if len(r.Prefill) > 0 {
+		b.WriteString("**" + mdEscape(l.T("run.section.prefill", nil)) + "**\n\n")
+		mdTable(&b, prefillTable(r, l))
+	}
+	b.WriteString("[" + mdEscape(l.T("share.full_report", nil)) + "](" + pageURL + ")\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdTable writes t as a GFM table, numbers right-aligned.
+func mdTable(b *strings.Builder, t table) {
+	line := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + mdEscape(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	line(t.header)
+	b.WriteString("|")
+	for range t.header {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, r := range t.rows {
+		line(r)
+	}
+	b.WriteString("\n")
+}
+
+// mdEscaper backslash-escapes every ASCII punctuation character Markdown
+// could read as syntax, so a model named "a_b*c|d" stays that text.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`,
+	"|", `\|`, "#", `\#`, "~", `\~`,
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// EngineLineDisplay is report.EngineLine with the engine's display name:
+// "vLLM · 0.32.0 · FP8 dynamic".
+func EngineLineDisplay(r *run.Run, l *i18n.Localizer) string {
+	c := *r
+	if name := EngineName(&run.Run{Engine: run.Engine{Name: r.Engine.Name}}); name != "" {
+		c.Engine.Name = name
+	}
+	return report.EngineLine(&c, l)
+}

@@ -1,0 +1,83 @@
+package share
+
+import (
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// table is a grid of already-worded cells, which each export lays out in
+// its own syntax.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+// CellText words one decode cell the way every export does: "63.5 · 96 ms"
+// (total tok/s and median TTFT) for a valid cell, the same followed by the
+// status label for a queued one, and the status label alone otherwise.
+func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
+	sep := l.T("common.dot_sep", nil)
+	switch c.Status {
+	case run.Valid, run.Queued:
+		s := report.FormatTPSCompact(l, c.TotalTPS)
+		if c.TTFTms != nil {
+			s += sep + report.FormatTTFT(l, c.TTFTms)
+		}
+		if c.Status == run.Queued {
+			s += " (" + report.StatusLabel(l, c.Status) + ")"
+		}
+		return s
+	}
+	return report.StatusLabel(l, c.Status)
+}
+
+// decodeTable is the decode grid: a row per context, a column per
+// concurrency, in the page's order. A cell missing from a hand-built run
+// stays empty.
+func decodeTable(r *run.Run, l *i18n.Localizer) table {
+	g := report.Build(r, l).Grid
+	t := table{header: []string{l.T("run.grid.context", nil)}}
+	for _, c := range g.Columns {
+		t.header = append(t.header, c.Label)
+	}
+	for _, gr := range g.Rows {
+		row := []string{gr.Label}
+		for _, gc := range gr.Cells {
+			text := ""
+			if c := cellAt(r, gc.Context, gc.Concurrency); c != nil {
+				text = CellText(l, c)
+			}
+			row = append(row, text)
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// prefillTable is the prefill rows: context, prompt tok/s, TTFT, or the
+// status label in place of the numbers.
+func prefillTable(r *run.Run, l *i18n.Localizer) table {
+	t := table{header: []string{l.T("run.grid.context", nil), l.T("share.prompt_tps", nil), l.T("run.table.ttft", nil)}}
+	for i := range r.Prefill {
+		p := &r.Prefill[i]
+		if p.Status == run.Valid {
+			t.rows = append(t.rows, []string{report.ContextLabel(p.Context),
+				report.FormatTPSCompact(l, p.PromptTPS), report.FormatTTFT(l, p.TTFTms)})
+			continue
+		}
+		label := report.StatusLabel(l, p.Status)
+		t.rows = append(t.rows, []string{report.ContextLabel(p.Context), label, label})
+	}
+	return t
+}
+
+// cellAt finds the decode cell at (context, concurrency).
+func cellAt(r *run.Run, ctx, conc int) *run.DecodeCell {
+	for i := range r.Decode {
+		if c := &r.Decode[i]; c.Context == ctx && c.Concurrency == conc {
+			return c
+		}
+	}
+	return nil
+}

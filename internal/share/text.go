@@ -1,0 +1,107 @@
+package share
+
+import (
+	"io"
+	"strings"
+
+	"golang.org/x/text/width"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Text writes r as plain text for chat and e-mail: the headline, engine
+// line and grid shape, the decode grid and the prefill rows as columns
+// aligned for a monospaced font (wide CJK characters count as two), and
+// the report's address.
+func Text(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
+	_, err := io.WriteString(w, plainText(r, l, pageURL, true))
+	return err
+}
+
+// plainText is Text's body; withURL adds the address at the end.
+func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool) string {
+	var b strings.Builder
+	b.WriteString(Headline(r, l) + "\n")
+	b.WriteString(EngineLineDisplay(r, l) + "\n")
+	b.WriteString(report.Summary(r, l) + "\n\n")
+	b.WriteString(grids(r, l))
+	if withURL {
+		b.WriteString(pageURL + "\n")
+	}
+	return b.String()
+}
+
+// grids is the decode grid and prefill rows as aligned text.
+func grids(r *run.Run, l *i18n.Localizer) string {
+	var b strings.Builder
+	b.WriteString(l.T("run.section.decode", nil) + " " + l.T("share.decode_sub", nil) + "\n")
+	textTable(&b, decodeTable(r, l))
+	if len(r.Prefill) > 0 {
+		b.WriteString(l.T("run.section.prefill", nil) + "\n")
+		textTable(&b, prefillTable(r, l))
+	}
+	return b.String()
+}
+
+// textTable pads every column to its widest cell, two spaces apart; the
+// first column (context labels) is left-aligned, numbers right-aligned.
+func textTable(b *strings.Builder, t table) {
+	all := append([][]string{t.header}, t.rows...)
+	widths := make([]int, len(t.header))
+	for _, row := range all {
+		for i, c := range row {
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	for _, row := range all {
+		var line strings.Builder
+		for i, c := range row {
+			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
+			if i == 0 {
+				line.WriteString(c + pad)
+			} else {
+				line.WriteString("  " + pad + c)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// displayWidth is how many columns s takes in a monospaced font: East
+// Asian wide and fullwidth characters take two.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// BBCode writes r for forums that take BBCode (phpBB, XenForo, vBulletin):
+// the headline in bold linking to pageURL, the engine line and grid shape,
+// the grids as aligned text in a [code] block (tables are not standard
+// BBCode; [code] is, and keeps the columns), and a link back. Square
+// brackets in the run's text become fullwidth ones outside the code block,
+// so a model name cannot open a tag.
+func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
+	var b strings.Builder
+	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(Headline(r, l)) + "[/url][/b]\n")
+	b.WriteString(bbEscape(EngineLineDisplay(r, l)) + "\n")
+	b.WriteString(bbEscape(report.Summary(r, l)) + "\n\n")
+	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(grids(r, l), "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
+	b.WriteString("[url=" + pageURL + "]" + bbEscape(l.T("share.full_report", nil)) + "[/url]\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+var bbEscaper = strings.NewReplacer("[", "［", "]", "］")
+
+func bbEscape(s string) string { return bbEscaper.Replace(s) }

@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// SitemapRun is one run for sitemap.xml: its address and when it last
+// changed (for <lastmod>).
+type SitemapRun struct {
+	ID         string    `db:"id"`
+	UploadedAt time.Time `db:"uploaded_at"`
+}
+
+// SitemapRuns lists the runs search engines should know, newest first, at
+// most limit (a sitemap file holds 50,000 addresses): hidden runs answer
+// 404 and synthetic demo runs are not results, so both are left out.
+func (s *Store) SitemapRuns(ctx context.Context, limit int) (_ []SitemapRun, err error) {
+	defer wrap(&err, "SitemapRuns(%d)", limit)
+	rows, _ := s.pool.Query(ctx, `
+SELECT id, uploaded_at FROM runs
+WHERE NOT hidden AND NOT demo
+ORDER BY uploaded_at DESC, id
+LIMIT $1`, limit)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[SitemapRun])
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].UploadedAt = list[i].UploadedAt.UTC()
+	}
+	return list, nil
+}

@@ -1,0 +1,90 @@
+package web
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/share"
+)
+
+// textExport is one text rendering of a run, served at /runs/{id}{ext}.
+type textExport struct {
+	contentType string
+	attach      bool // a download rather than a page to read
+	render      func(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error
+}
+
+// exports are the text exports by suffix; runPage dispatches to them.
+var exports = map[string]textExport{
+	".csv": {"text/csv; charset=utf-8; header=present", true, func(w io.Writer, r *run.Run, l *i18n.Localizer, _ string) error {
+		return share.CSV(w, r, l)
+	}},
+	".md":     {"text/markdown; charset=utf-8", false, share.Markdown},
+	".txt":    {"text/plain; charset=utf-8", false, share.Text},
+	".bbcode": {"text/plain; charset=utf-8", false, share.BBCode},
+}
+
+// exportFor splits "k3x9q2.csv" into the id and its export.
+func exportFor(idWithExt string) (string, textExport, bool) {
+	for ext, e := range exports {
+		if id, ok := strings.CutSuffix(idWithExt, ext); ok {
+			return id, e, true
+		}
+	}
+	return "", textExport{}, false
+}
+
+// serveRunExport answers /runs/{id}.csv, .md, .txt and .bbcode in the
+// reader's language, revalidated like the report. The Link header names
+// the report as the canonical page, so search engines index that instead.
+func (s *Server) serveRunExport(w http.ResponseWriter, r *http.Request, id string, e textExport, ext string) error {
+	rn, done, err := s.loadShared(w, r, id, ext)
+	if err != nil || done {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	var buf bytes.Buffer
+	if err := e.render(&buf, rn, l, s.reportURL(r, id, nil)); err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Link", "<"+s.reportURL(r, id, l)+`>; rel="canonical"`)
+	if e.attach {
+		h.Set("Content-Disposition", `attachment; filename="speedmatrix-`+id+ext+`"`)
+	}
+	return writeBody(w, e.contentType, buf.Bytes())
+}
+
+// image renders one SVG of a run.
+type svgImage func(w io.Writer, r *run.Run, l *i18n.Localizer) error
+
+var (
+	gridSVG  svgImage = share.GridSVG
+	badgeSVG svgImage = share.Badge
+)
+
+// runImage serves an SVG rendering of a run (grid.svg, badge.svg). They are
+// meant for other sites' pages, so caches may keep them for an hour and
+// then revalidate.
+func (s *Server) runImage(render svgImage) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := chi.URLParam(r, "id")
+		rn, done, err := s.loadShared(w, r, id, r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:])
+		if err != nil || done {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := render(&buf, rn, i18n.FromContext(r.Context())); err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		return writeBody(w, "image/svg+xml; charset=utf-8", buf.Bytes())
+	}
+}

@@ -1,0 +1,81 @@
+package web
+
+import (
+	"bytes"
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+)
+
+// sitemapLimit is the most addresses one sitemap file may hold.
+const sitemapLimit = 50000
+
+// sitemapStatic are the pages every site has, beside the runs.
+var sitemapStatic = []string{"/", "/runs", "/upload"}
+
+type urlset struct {
+	XMLName xml.Name     `xml:"urlset"`
+	NS      string       `xml:"xmlns,attr"`
+	XHTML   string       `xml:"xmlns:xhtml,attr"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+type sitemapURL struct {
+	Loc     string        `xml:"loc"`
+	LastMod string        `xml:"lastmod,omitempty"`
+	Links   []sitemapLink `xml:"xhtml:link"`
+}
+
+type sitemapLink struct {
+	Rel      string `xml:"rel,attr"`
+	Hreflang string `xml:"hreflang,attr"`
+	Href     string `xml:"href,attr"`
+}
+
+// sitemap is GET /sitemap.xml: the static pages and every listed run, each
+// with its translations as hreflang alternates (the same links the pages'
+// heads carry: ?lang= per language, the bare address as x-default).
+func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
+	runs, err := s.store.SitemapRuns(r.Context(), sitemapLimit-len(sitemapStatic))
+	if err != nil {
+		return err
+	}
+	origin := strings.TrimSuffix(s.origin(r), "/")
+	set := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
+	for _, p := range sitemapStatic {
+		set.URLs = append(set.URLs, sitemapEntry(origin, p, ""))
+	}
+	for _, rn := range runs {
+		set.URLs = append(set.URLs, sitemapEntry(origin, runPath(rn.ID), rn.UploadedAt.Format("2006-01-02")))
+	}
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	if err := xml.NewEncoder(&buf).Encode(set); err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	return writeBody(w, "application/xml; charset=utf-8", buf.Bytes())
+}
+
+// sitemapEntry is one page: its x-default address and its alternates.
+func sitemapEntry(origin, path, lastmod string) sitemapURL {
+	u := sitemapURL{Loc: origin + path, LastMod: lastmod}
+	for _, lang := range i18n.Languages {
+		u.Links = append(u.Links, sitemapLink{Rel: "alternate", Hreflang: lang.Tag,
+			Href: origin + path + "?lang=" + url.QueryEscape(lang.Tag)})
+	}
+	u.Links = append(u.Links, sitemapLink{Rel: "alternate", Hreflang: "x-default", Href: origin + path})
+	return u
+}
+
+// robots is GET /robots.txt: everything may be crawled but the upload form,
+// the API and the raw source files, and the sitemap is named.
+func (s *Server) robots(w http.ResponseWriter, r *http.Request) {
+	body := "User-agent: *\nDisallow: /upload\nDisallow: /api/\nDisallow: /runs/*/source\nAllow: /\n\n" +
+		"Sitemap: " + strings.TrimSuffix(s.origin(r), "/") + "/sitemap.xml\n"
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	_ = writeBody(w, "text/plain; charset=utf-8", []byte(body))
+}
