@@ -1,12 +1,153 @@
 package web
 
-import "github.com/go-chi/chi/v5"
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/ratelimit"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
 
 // accountStore is what the account area needs of the database.
-type accountStore interface{}
+type accountStore interface {
+	TokenSubmitter(ctx context.Context, hash []byte) (string, error)
+	DeleteOwnedRun(ctx context.Context, id, handle string) error
+	GetOrg(ctx context.Context, slug string) (*store.Org, error)
+}
 
-// accountRoutes mounts the account area's pages: submitters, tokens, lil-bench uploads, run deletion (issue 4).
-func (s *Server) accountRoutes(r chi.Router) {}
+// accountRoutes mounts the account area's pages and the lil-bench API:
+// organisation pages, /api/bench (lil-bench's upload protocol), the OpenAPI
+// document and its readable twin /docs/api.
+func (s *Server) accountRoutes(r chi.Router) {
+	r.Get("/orgs/{slug}", s.wrap(s.orgPage, false))
+	r.Route("/api/bench", func(api chi.Router) {
+		api.Use(apiCORS)
+		api.Post("/runs", s.wrap(s.benchUpload, true))
+		api.Get("/whoami", s.wrap(s.benchWhoami, true))
+		api.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
+	})
+	r.Get("/api/openapi.json", s.openAPI)
+	r.Get("/docs/api", s.wrap(s.apiDocsPage, false))
+}
 
 // accountAPI mounts the account area's API endpoints under /api/v1.
-func (s *Server) accountAPI(api chi.Router) {}
+func (s *Server) accountAPI(api chi.Router) {
+	api.Delete("/runs/{id}", s.wrap(s.apiDeleteRun, true))
+}
+
+// UploadPolicy says who may upload and how often.
+type UploadPolicy struct {
+	// RefuseAnonymous makes an upload without a token a 401
+	// (ALLOW_ANONYMOUS=false).
+	RefuseAnonymous bool
+	// PerHourAddress limits anonymous uploads per client address, and
+	// PerHourToken uploads per token; 0 means the default, a negative
+	// number no limit.
+	PerHourAddress, PerHourToken int
+	// Now is the limiters' clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Default upload rates: enough for a person re-running a sweep, few enough
+// that a script gone wrong cannot fill the database.
+const (
+	DefaultUploadsPerHourAddress = 30
+	DefaultUploadsPerHourToken   = 120
+)
+
+// uploadGate decides, before a body is read, whether an upload may proceed.
+type uploadGate struct {
+	refuseAnonymous bool
+	// The hourly limits in force, for /docs/api.
+	perHourAddress, perHourToken int
+	byAddress                    *ratelimit.Limiter
+	byToken                      *ratelimit.Limiter
+}
+
+func newUploadGate(p UploadPolicy) *uploadGate {
+	rate := func(n, def int) int {
+		if n == 0 {
+			return def
+		}
+		return n // negative: ratelimit allows everything
+	}
+	g := &uploadGate{refuseAnonymous: p.RefuseAnonymous,
+		perHourAddress: rate(p.PerHourAddress, DefaultUploadsPerHourAddress),
+		perHourToken:   rate(p.PerHourToken, DefaultUploadsPerHourToken)}
+	g.byAddress = ratelimit.New(g.perHourAddress, p.Now)
+	g.byToken = ratelimit.New(g.perHourToken, p.Now)
+	return g
+}
+
+var (
+	errBadToken  = &httpError{status: http.StatusUnauthorized, key: "account.error.bad_token"}
+	errNoToken   = &httpError{status: http.StatusUnauthorized, key: "account.error.no_token"}
+	errRevoked   = &httpError{status: http.StatusForbidden, key: "account.error.revoked"}
+	errAnonymous = &httpError{status: http.StatusUnauthorized, key: "account.error.anonymous"}
+	errNotOwner  = &httpError{status: http.StatusForbidden, key: "account.error.not_owner"}
+	errTooMany   = &httpError{status: http.StatusTooManyRequests, key: "account.error.rate_limited"}
+)
+
+// account returns the handle of the submitter whose token the request
+// carries ("" without an Authorization header). A malformed or unknown
+// token is 401, a revoked one 403: lil-bench stops on either. The token
+// itself never reaches a log or an error message.
+func (s *Server) account(w http.ResponseWriter, r *http.Request) (handle string, hash []byte, err error) {
+	token, present := accounts.BearerToken(r.Header.Get("Authorization"))
+	if !present {
+		return "", nil, nil
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
+	if !accounts.IsToken(token) {
+		return "", nil, errBadToken
+	}
+	hash = accounts.Hash(token)
+	handle, err = s.store.TokenSubmitter(r.Context(), hash)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return "", nil, errBadToken
+	case errors.Is(err, store.ErrRevoked):
+		return "", nil, errRevoked
+	case err != nil:
+		return "", nil, err
+	}
+	w.Header().Del("WWW-Authenticate")
+	return handle, hash, nil
+}
+
+// uploader is the gate every upload door passes first: it names the
+// token's submitter, refuses anonymous uploads when the site says so, and
+// spends one upload of the token's (or, anonymous, the address's) budget,
+// answering 429 with Retry-After when it is spent.
+func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (string, error) {
+	handle, hash, err := s.account(w, r)
+	if err != nil {
+		return "", err
+	}
+	limiter, key := s.uploads.byToken, hex.EncodeToString(hash)
+	if handle == "" {
+		if s.uploads.refuseAnonymous {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
+			return "", errAnonymous
+		}
+		// The peer's address: behind a reverse proxy every client shares
+		// the proxy's, so such a deployment should raise the limit.
+		limiter, key = s.uploads.byAddress, r.RemoteAddr
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			key = host
+		}
+	}
+	if ok, wait := limiter.Allow(key); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+		return "", errTooMany
+	}
+	return handle, nil
+}

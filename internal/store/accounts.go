@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Errors of the account methods, wrapped like ErrNotFound.
+var (
+	// ErrExists is returned when a handle is taken.
+	ErrExists = errors.New("already exists")
+	// ErrRevoked is returned for a token that was revoked.
+	ErrRevoked = errors.New("token revoked")
+	// ErrNotOwner is returned when a run does not belong to the account
+	// asking (an anonymous run belongs to nobody).
+	ErrNotOwner = errors.New("not the run's submitter")
+	// ErrAmbiguous is returned when a token prefix names several tokens.
+	ErrAmbiguous = errors.New("prefix names several tokens")
+)
+
+// CreateSubmitter adds a submitter. A non-empty orgSlug puts them in that
+// organisation, created (named by its slug) when new. A taken handle, in
+// any case, is ErrExists.
+func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
+	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var orgID *int64
+		if orgSlug != "" {
+			orgID = new(int64)
+			err := tx.QueryRow(ctx, `
+INSERT INTO orgs (slug, name) VALUES ($1, $1)
+ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
+RETURNING id`, orgSlug).Scan(orgID)
+			if err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO submitters (handle, org_id) VALUES ($1, $2)`, handle, orgID)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return ErrExists
+		}
+		return err
+	})
+}
+
+// CreateToken stores a token of the submitter handle: only its hash and
+// its shown prefix. An unknown handle is ErrNotFound.
+func (s *Store) CreateToken(ctx context.Context, handle string, hash []byte, prefix string) (err error) {
+	defer wrap(&err, "CreateToken(%q, %s…)", handle, prefix)
+	tag, err := s.pool.Exec(ctx, `
+INSERT INTO tokens (hash, prefix, submitter_id)
+SELECT $1, $2, id FROM submitters WHERE lower(handle) = lower($3)`, hash, prefix, handle)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = ErrNotFound
+	}
+	return err
+}
+
+// TokenSubmitter returns the handle of the submitter whose token has this
+// hash and notes the token as used. A revoked token is ErrRevoked (with the
+// handle); an unknown one ErrNotFound.
+func (s *Store) TokenSubmitter(ctx context.Context, hash []byte) (handle string, err error) {
+	// No arguments in the wrapped error: the hash is of a secret.
+	defer wrap(&err, "TokenSubmitter")
+	var revoked bool
+	err = s.pool.QueryRow(ctx, `
+UPDATE tokens t SET last_used_at = CASE WHEN t.revoked_at IS NULL THEN now() ELSE t.last_used_at END
+FROM submitters s
+WHERE t.hash = $1 AND s.id = t.submitter_id
+RETURNING s.handle, t.revoked_at IS NOT NULL`, hash).Scan(&handle, &revoked)
+	if err != nil {
+		return "", notFound(err)
+	}
+	if revoked {
+		return handle, ErrRevoked
+	}
+	return handle, nil
+}
+
+// RevokeToken revokes the token with this hash, or, when hash is nil, the
+// one token whose shown prefix is prefix, and returns its submitter's
+// handle. Revoking a revoked token again is harmless.
+func (s *Store) RevokeToken(ctx context.Context, hash []byte, prefix string) (handle string, err error) {
+	defer wrap(&err, "RevokeToken(%s…)", prefix)
+	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, `
+UPDATE tokens t SET revoked_at = coalesce(t.revoked_at, now())
+FROM submitters s
+WHERE s.id = t.submitter_id AND (t.hash = $1 OR ($1::bytea IS NULL AND t.prefix = $2))
+RETURNING s.handle`, hash, prefix)
+		handles, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		switch {
+		case err != nil:
+			return err
+		case len(handles) == 0:
+			return ErrNotFound
+		case len(handles) > 1:
+			return ErrAmbiguous // rolled back: nothing revoked
+		}
+		handle = handles[0]
+		return nil
+	})
+	return handle, err
+}
+
+// DeleteOwnedRun deletes run id when it belongs to the submitter handle. A
+// missing (or hidden) run is ErrNotFound; another's, or an anonymous one,
+// ErrNotOwner.
+func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
+	defer wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var owner *string
+		err := tx.QueryRow(ctx, `
+SELECT s.handle FROM runs r LEFT JOIN submitters s ON s.id = r.submitter_id
+WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
+		if err != nil {
+			return notFound(err)
+		}
+		if owner == nil || *owner != handle {
+			return ErrNotOwner
+		}
+		// Hidden first, so its group's bests are rebuilt without it while
+		// the row still names the group.
+		if err := hideInTx(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id)
+		return err
+	})
+}
+
+// HideRun hides a run from readers (404) and from every list and
+// leaderboard, keeping it stored. It bumps the revision so no cached page
+// outlives it.
+func (s *Store) HideRun(ctx context.Context, id string) (err error) {
+	defer wrap(&err, "HideRun(%q)", id)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return hideInTx(ctx, tx, id) })
+}
+
+func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
+	tag, err := tx.Exec(ctx, `UPDATE runs SET hidden = true, revision = revision + 1 WHERE id = $1`, id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	// The run may hold a best cell of its group: rebuild the group without it.
+	return RebuildGroup(ctx, tx, id)
+}

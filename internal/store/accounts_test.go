@@ -1,0 +1,115 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// TestAccounts covers submitters, tokens, ownership and hiding in the store.
+func TestAccounts(t *testing.T) {
+	s, url := dbtest.New(t)
+	ctx := context.Background()
+	if err := s.CreateSubmitter(ctx, "Sandberg", "lil-lab"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateSubmitter(ctx, "sandberg", ""); !errors.Is(err, store.ErrExists) {
+		t.Errorf("a handle differing only in case = %v, want ErrExists", err)
+	}
+	if err := s.CreateSubmitter(ctx, "other", "lil-lab"); err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := accounts.NewToken()
+	if err := s.CreateToken(ctx, "nobody", tok.Hash, tok.Prefix); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("token of an unknown handle = %v, want ErrNotFound", err)
+	}
+	if err := s.CreateToken(ctx, "SANDBERG", tok.Hash, tok.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.TokenSubmitter(ctx, tok.Hash); h != "Sandberg" || err != nil {
+		t.Errorf("TokenSubmitter = %q, %v", h, err)
+	}
+	if n := mustQueryInt(t, url, `SELECT count(*) FROM tokens WHERE last_used_at IS NOT NULL`); n != 1 {
+		t.Errorf("last_used_at not noted")
+	}
+	if _, err := s.TokenSubmitter(ctx, accounts.Hash("lilb_unknown")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown token = %v", err)
+	}
+
+	// A verified run belongs to its submitter; an unverified one to nobody.
+	owned := fullRun()
+	owned.Submitter, owned.Profile = "Sandberg", "standard"
+	ownedID := mustInsertRun(t, s, owned, "owned")
+	anon := fullRun()
+	anon.Submitter, anon.SubmitterVerified = "Sandberg", false
+	anonID := mustInsertRun(t, s, anon, "anon")
+	// Quick runs never rank; standard ones do until they leave.
+	bests := func(id string) int64 {
+		return mustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id)
+	}
+	if bests(anonID) != 0 || bests(ownedID) == 0 {
+		t.Errorf("best cells: quick run %d (want 0), standard run %d (want some)", bests(anonID), bests(ownedID))
+	}
+	if err := s.DeleteOwnedRun(ctx, anonID, "Sandberg"); !errors.Is(err, store.ErrNotOwner) {
+		t.Errorf("deleting an anonymous run = %v, want ErrNotOwner", err)
+	}
+	if err := s.DeleteOwnedRun(ctx, ownedID, "other"); !errors.Is(err, store.ErrNotOwner) {
+		t.Errorf("deleting another's run = %v, want ErrNotOwner", err)
+	}
+	org, err := s.GetOrg(ctx, "lil-lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(org.Submitters) != 2 || org.Submitters[1].Handle != "Sandberg" ||
+		len(org.Submitters[1].Runs) != 1 || org.Submitters[1].Runs[0].ID != ownedID {
+		t.Errorf("org = %+v, want other and Sandberg with the owned run", org)
+	}
+	standard := fullRun()
+	standard.Profile, standard.UploadedAt = "standard", standard.UploadedAt.Add(time.Hour)
+	standardID := mustInsertRun(t, s, standard, "standard")
+	if err := s.DeleteOwnedRun(ctx, ownedID, "Sandberg"); err != nil {
+		t.Fatal(err)
+	}
+	if bests(standardID) == 0 {
+		t.Error("after the owner deleted the best run, its group's bests were not rebuilt from the next run")
+	}
+	if err := s.HideRun(ctx, standardID); err != nil || bests(standardID) != 0 {
+		t.Errorf("hidden run keeps %d best cells (err %v)", bests(standardID), err)
+	}
+	if _, err := s.GetRun(ctx, ownedID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("deleted run still loads: %v", err)
+	}
+
+	// Hidden runs are kept but answer not found and leave lists.
+	if err := s.HideRun(ctx, anonID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetRun(ctx, anonID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("hidden run loads: %v", err)
+	}
+	if list, _ := s.ListRecent(ctx, 10); len(list) != 0 {
+		t.Errorf("hidden run listed: %v", list)
+	}
+	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs WHERE id = $1`, anonID); n != 1 {
+		t.Error("hidden run was deleted")
+	}
+	if _, err := s.GetOrg(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown org = %v", err)
+	}
+
+	// Revoking by prefix, then the token is refused as revoked.
+	if h, err := s.RevokeToken(ctx, nil, tok.Prefix); h != "Sandberg" || err != nil {
+		t.Fatalf("RevokeToken by prefix = %q, %v", h, err)
+	}
+	if _, err := s.TokenSubmitter(ctx, tok.Hash); !errors.Is(err, store.ErrRevoked) {
+		t.Errorf("revoked token = %v, want ErrRevoked", err)
+	}
+	if _, err := s.RevokeToken(ctx, nil, "lilb_zzzzzz"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown prefix = %v", err)
+	}
+}

@@ -1,0 +1,160 @@
+package web_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+)
+
+// apiCall is one request to a documented operation and the status it must
+// answer.
+type apiCall struct {
+	path    string // with the path parameters filled in
+	body    []byte
+	headers []string
+	status  int
+}
+
+// TestOpenAPI validates the document, calls every documented operation
+// (each answer is checked against the document: status, headers, JSON
+// shape), and checks that every /api route of the router is documented.
+func TestOpenAPI(t *testing.T) {
+	s := newSite(t)
+	resp, raw := s.get(t, "/api/openapi.json")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("/api/openapi.json = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	doc, err := libopenapi.NewDocument([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		for _, e := range verrs {
+			t.Errorf("document: %s: %s", e.Message, e.Reason)
+		}
+	}
+	model, err := doc.BuildV3Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model.Model.Version != "3.1.0" {
+		t.Errorf("OpenAPI %s, want 3.1.0", model.Model.Version)
+	}
+
+	tok := mintToken(t, s, "documented", "")
+	other := mintToken(t, s, "someone-else", "")
+	anon := s.seed(t)
+	bearer, otherBearer := "Authorization: Bearer "+tok, "Authorization: Bearer "+other
+	unknown, _ := accounts.NewToken()
+	json := "Content-Type: application/json"
+	seed := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	v020 := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json")
+	lb := lilBenchBody(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
+	_, owned := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
+	ownedID := owned["id"].(string)
+	calls := map[string][]apiCall{
+		"GET /api/v1/runs": {
+			{"/api/v1/runs", nil, nil, 200},
+			{"/api/v1/runs?sort=peak&hardware=rtx-3060-12gb", nil, nil, 200},
+			{"/api/v1/runs?sort=sideways", nil, nil, 400},
+		},
+		"POST /api/v1/runs": {
+			{"/api/v1/runs", v020, []string{json, bearer}, 201},
+			{"/api/v1/runs", v020, []string{json}, 200}, // stored by the call before
+			{"/api/v1/runs", []byte(`{"metadata": {}}`), []string{json}, 422},
+			{"/api/v1/runs", []byte(`{`), []string{json}, 400},
+			{"/api/v1/runs", seed, []string{"Content-Type: text/plain"}, 415},
+			{"/api/v1/runs", seed, []string{json, "Authorization: Bearer " + unknown.Secret}, 401},
+		},
+		"GET /api/v1/runs/{id}": {
+			{"/api/v1/runs/" + anon, nil, nil, 200},
+			{"/api/v1/runs/aaaaaaaaaa", nil, nil, 404},
+		},
+		"DELETE /api/v1/runs/{id}": {
+			{"/api/v1/runs/" + ownedID, nil, nil, 401},
+			{"/api/v1/runs/" + ownedID, nil, []string{otherBearer}, 403},
+			{"/api/v1/runs/aaaaaaaaaa", nil, []string{bearer}, 404},
+			{"/api/v1/runs/" + ownedID, nil, []string{bearer}, 204},
+		},
+		"POST /api/bench/runs": {
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 201},
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 200},
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", "Authorization: Bearer " + unknown.Secret}, 401},
+		},
+		"GET /api/bench/whoami": {
+			{"/api/bench/whoami", nil, []string{bearer}, 200},
+			{"/api/bench/whoami", nil, nil, 401},
+		},
+	}
+	documented := map[string]bool{}
+	for path, item := range model.Model.Paths.PathItems.FromOldest() {
+		for method := range item.GetOperations().FromOldest() {
+			op := strings.ToUpper(method) + " " + path
+			documented[op] = true
+			if len(calls[op]) == 0 {
+				t.Errorf("%s is documented but this test never calls it: add calls", op)
+			}
+			for _, c := range calls[op] {
+				checkCall(t, s, v, strings.ToUpper(method), c)
+			}
+		}
+	}
+	for op := range calls {
+		if !documented[op] {
+			t.Errorf("%s is called here but not documented", op)
+		}
+	}
+	// Every /api route the router serves is documented.
+	routes, ok := s.Config.Handler.(chi.Routes)
+	if !ok {
+		t.Fatal("the site's handler is not a chi router")
+	}
+	err = chi.Walk(routes, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		route = strings.TrimSuffix(route, "/")
+		if strings.HasPrefix(route, "/api/") && route != "/api/openapi.json" && !documented[method+" "+route] {
+			t.Errorf("%s %s is served but not in /api/openapi.json (web/api_docs_openapi.json)", method, route)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkCall(t *testing.T, s *site, v validator.Validator, method string, c apiCall) {
+	t.Helper()
+	req, _ := http.NewRequest(method, s.URL+c.path, bytes.NewReader(c.body))
+	for _, h := range c.headers {
+		k, val, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, val)
+	}
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != c.status {
+		t.Errorf("%s %s = %d, want %d: %s", method, c.path, resp.StatusCode, c.status, raw)
+		return
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
+	vreq, _ := http.NewRequest(method, s.URL+c.path, nil)
+	if ok, errs := v.ValidateHttpResponse(vreq, resp); !ok {
+		for _, e := range errs {
+			t.Errorf("%s %s → %d does not match the document: %s (%s)", method, c.path, c.status, e.Message, e.Reason)
+		}
+	}
+}
