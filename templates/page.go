@@ -21,6 +21,15 @@ type Base struct {
 	Alternates []Alternate
 	// Languages feed the switcher; each link keeps the current page.
 	Languages []LangLink
+	// Meta are extra <meta> tags for the head (a run page's og:image and
+	// Twitter card); the layout escapes them like any value.
+	Meta []MetaTag
+}
+
+// MetaTag is one extra <meta>: Property for OpenGraph ("og:image"), Name
+// for the others ("twitter:card").
+type MetaTag struct {
+	Property, Name, Content string
 }
 
 // Alternate is one <link rel="alternate" hreflang>.

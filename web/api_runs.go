@@ -18,6 +18,10 @@ type createdRun struct {
 // apiCreateRun is POST /api/v1/runs: 201 with Location for a new run, 200
 // with the same body for a document already stored.
 func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
+	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
+	if err != nil {
+		return err
+	}
 	sub, err := readSubmission(w, r)
 	if err != nil {
 		return err
@@ -26,6 +30,7 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	up.Account = account
 	res, err := ingest.Ingest(r.Context(), s.store, up)
 	if err != nil {
 		return err

@@ -35,7 +35,10 @@ func newSite(t testing.TB) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler)}))
+	// Uploads are not rate-limited here (benchmarks upload thousands);
+	// accounts_test.go tests the limits with a site of its own.
+	srv := httptest.NewServer(web.New(web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
+		Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}}))
 	t.Cleanup(srv.Close)
 	return &site{Server: srv, store: st, url: url}
 }

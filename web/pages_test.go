@@ -12,7 +12,7 @@ import (
 )
 
 // rawID finds a message id that leaked onto a page untranslated.
-var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|browse|leaderboard|entity|search|metric)\.[a-z_]+(\.[a-z_]+)*\b`)
+var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|account|share|compare|chart|demo|browse|leaderboard|entity|search|metric)\.[a-z_]+(\.[a-z_]+)*\b`)
 
 // TestEveryPageInEveryLocale renders each page in each language and checks
 // the language it claims, the switcher, and that no message id shows raw.
@@ -23,9 +23,21 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 		// browse (issue 3): the seed run's identities
 		"/runs": 200, "/leaderboard": 200, "/search": 200, "/hardware/rtx-3060-12gb": 200, "/engines/vllm": 200,
 		"/models/qwen3-5-4b": 200, "/models/redhatai-qwen3-5-4b-fp8-dynamic": 200, "/submitters/sandberg": 200}
+	// Accounts (issue 4): the API guide and an organisation page.
+	seedOrg(t, s)
+	pages["/docs/api"], pages["/orgs/lil-lab"], pages["/orgs/no-such-org"] = 200, 200, 404
+	// Share (issue 4): the page made for iframes.
+	pages["/runs/"+id+"/embed"] = 200
+	// Compare (issue 3): a comparison, the picker, and a refusal.
+	other := s.seedLilbench(t)
+	pages["/compare?runs="+id+","+other], pages["/compare/with/"+id], pages["/compare?runs="+id+",nosuchrun"] = 200, 200, 404
 	for _, lang := range i18n.Languages {
 		for path, status := range pages {
-			resp, body := s.get(t, path+"?lang="+lang.Tag)
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			resp, body := s.get(t, path+sep+"lang="+lang.Tag)
 			if resp.StatusCode != status {
 				t.Errorf("%s in %s = %d, want %d", path, lang.Tag, resp.StatusCode, status)
 			}

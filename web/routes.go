@@ -34,6 +34,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/", s.wrap(s.uploadSubmit, false))
 		})
 		r.Route("/api/v1", func(api chi.Router) {
+			api.Use(apiCORS) // reads open to every origin (api_docs_cors.go)
 			api.Post("/runs", s.wrap(s.apiCreateRun, true))
 			api.Get("/runs/{id}", s.wrap(s.apiGetRun, true))
 			s.browseAPI(api)

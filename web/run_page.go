@@ -22,6 +22,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if jsonID, ok := strings.CutSuffix(id, ".json"); ok {
 		return s.serveRunJSON(w, r, jsonID)
 	}
+	if bare, e, ok := exportFor(id); ok { // .csv, .md, .txt, .bbcode (share_export.go)
+		return s.serveRunExport(w, r, bare, e, strings.TrimPrefix(id, bare))
+	}
 	if !validID(id) {
 		return errNotFound
 	}
@@ -53,6 +56,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	view := report.Build(run, l)
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
+	ctx = s.shareReport(ctx, r, &b, run, l) // link preview tags and the Share panel
 	if err := templates.ReportPage(b, view).Render(ctx, &buf); err != nil {
 		return err
 	}

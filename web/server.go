@@ -41,6 +41,9 @@ type Config struct {
 	// Version identifies the build; it is part of every ETag so a new
 	// release never serves a page cached from the old one.
 	Version string
+	// Uploads is who may upload and how often (web/accounts.go); the zero
+	// value allows anonymous uploads at the default rates.
+	Uploads UploadPolicy
 }
 
 // Server holds the dependencies of the handlers.
@@ -51,6 +54,8 @@ type Server struct {
 	log     *slog.Logger
 	version string
 	pages   *pageCache
+	cards   *cardCache // link-preview PNGs (share_card.go)
+	uploads *uploadGate
 }
 
 // pageCacheBytes bounds the rendered-report cache: about 700 seed-sized
@@ -60,7 +65,7 @@ const pageCacheBytes = 32 << 20
 // New returns the site's handler.
 func New(cfg Config) http.Handler {
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
-		pages: newPageCache(pageCacheBytes)}
+		pages: newPageCache(pageCacheBytes), cards: newCardCache(cardCacheBytes), uploads: newUploadGate(cfg.Uploads)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -19,10 +19,15 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
 // shows the form again with each message next to its field and everything
 // the user typed; an accepted one redirects to its report (303).
 func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
+	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
+	if err != nil {
+		return err
+	}
 	sub, err := readSubmission(w, r)
 	if err == nil {
 		var up ingest.Upload
 		if up, err = sub.upload(); err == nil {
+			up.Account = account
 			var res *ingest.Result
 			if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
 				http.Redirect(w, r, "/runs/"+res.ID, http.StatusSeeOther)

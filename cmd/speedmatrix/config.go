@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"time"
+
+	"github.com/speedmatrix/speedmatrix/web"
 )
 
 // config is the environment's configuration.
@@ -13,6 +15,8 @@ type config struct {
 	DatabaseURL string
 	DataDir     string
 	BaseURL     string
+	// Uploads: ALLOW_ANONYMOUS, UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN.
+	Uploads web.UploadPolicy
 }
 
 func configFromEnv() config {
@@ -21,7 +25,21 @@ func configFromEnv() config {
 		DatabaseURL: os.Getenv("DATABASE_URL"),
 		DataDir:     env("DATA_DIR", "./data"),
 		BaseURL:     os.Getenv("BASE_URL"),
+		Uploads: web.UploadPolicy{RefuseAnonymous: envFalse("ALLOW_ANONYMOUS"),
+			PerHourAddress: envInt("UPLOADS_PER_HOUR_ADDRESS"), PerHourToken: envInt("UPLOADS_PER_HOUR_TOKEN")},
 	}
+}
+
+// envFalse reports a variable set to false ("false", "0", "f").
+func envFalse(name string) bool {
+	b, err := strconv.ParseBool(os.Getenv(name))
+	return err == nil && !b
+}
+
+// envInt reads a whole number; unset or unreadable is 0 (the default).
+func envInt(name string) int {
+	n, _ := strconv.Atoi(os.Getenv(name))
+	return n
 }
 
 func env(name, def string) string {

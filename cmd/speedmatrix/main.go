@@ -1,6 +1,6 @@
 // Command speedmatrix is the speedmatrix portal: it serves the site
-// (`serve`), imports result files from the shell (`import`) and migrates
-// the database (`migrate`).
+// (`serve`), imports result files from the shell (`import`), stores
+// synthetic demo runs (`demo`) and migrates the database (`migrate`).
 //
 // Configuration comes from the environment:
 //
@@ -8,6 +8,9 @@
 //	DATABASE_URL  PostgreSQL URL; empty runs a private cluster under DATA_DIR
 //	DATA_DIR      where the private cluster lives (default ./data)
 //	BASE_URL      public origin for absolute links (default: the request's)
+//	ALLOW_ANONYMOUS  false refuses uploads without a token (default true)
+//	UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN  upload rate limits
+//	              (default 30 per address without a token, 120 per token)
 package main
 
 import (
@@ -24,6 +27,13 @@ const usage = `speedmatrix — LLM-inference speed test matrices, on the web
 Usage:
   speedmatrix serve                       serve the site (ADDR, DATABASE_URL, DATA_DIR)
   speedmatrix import FILE... [--meta M]   import result files; prints each run's URL
+  speedmatrix demo --runs N [--seed S]    store N synthetic runs, marked demo data
+  speedmatrix submitter create HANDLE [--org ORG]
+                                          add a submitter (uploads with their tokens)
+  speedmatrix token create HANDLE         print a new upload token, once
+  speedmatrix token revoke TOKEN-OR-PREFIX
+                                          revoke a token
+  speedmatrix run hide ID                 hide a run (404, out of lists; kept)
   speedmatrix migrate                     apply database migrations and exit
   speedmatrix version                     print the build version
 `
@@ -48,6 +58,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = serve(ctx, cfg, stdout)
 	case "import":
 		return importFiles(ctx, cfg, args[1:], stdout, stderr)
+	case "demo":
+		return demoRuns(ctx, cfg, args[1:], stdout, stderr)
+	case "submitter":
+		return submitterCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "token":
+		return tokenCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "run":
+		return runCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "migrate":
 		err = migrateOnly(ctx, cfg, stdout)
 	case "version":

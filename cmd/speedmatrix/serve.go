@@ -58,7 +58,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	srv := &http.Server{
 		Handler: web.New(web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
-			Logger: logger, Version: buildVersion()}),
+			Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -90,5 +90,16 @@ func loadDemoIfEmpty(ctx context.Context, db *database, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "speedmatrix: loaded %d demo runs (the seed run is /runs/%s)\n", len(ids), ids[0])
+	// A few synthetic runs (marked demo data) give the browse pages and
+	// compare something to show; `speedmatrix demo --runs N` adds more.
+	created, err := demo.LoadSynthetic(ctx, db.Store, 1, startupSynthetic, 0, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "speedmatrix: loaded %d synthetic demo runs\n", created)
 	return nil
 }
+
+// startupSynthetic is how many synthetic runs an empty private database
+// gets: enough to fill the lists, a second or so to store.
+const startupSynthetic = 120

@@ -29,6 +29,10 @@ type Upload struct {
 	Body     []byte
 	Filename string
 	Meta     Meta
+	// Account is the handle of the submitter whose token came with the
+	// upload; it wins over the declared submitter and marks the run's name
+	// as verified. Empty for anonymous uploads.
+	Account string
 }
 
 // Result says which run an upload became.
@@ -72,6 +76,9 @@ func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
 	r := derive(p)
 	r.UploadedAt = now.UTC()
 	r.Source = run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))}
+	if u.Account != "" {
+		r.Submitter, r.SubmitterVerified = u.Account, true
+	}
 	return r, key, nil
 }
 
@@ -86,7 +93,7 @@ func derive(p *run.Parsed) *run.Run {
 		Submitter: p.Submitter, Provenance: p.Provenance, Tool: p.Tool, SourceFormat: p.Format,
 		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
 		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt,
-		RulesVersion: status.RulesVersion, Notes: p.Notes,
+		RulesVersion: status.RulesVersion, Notes: p.Notes, Profile: p.Profile, Integrity: p.Integrity,
 	}
 }
 

@@ -32,6 +32,8 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		TableNote:       l.T("run.note.medians", nil),
 		SourceURL:       "/runs/" + id + "/source",
 		JSONURL:         "/runs/" + id + ".json",
+		Demo:            r.Demo,
+		Run:             r,
 	}
 	if r.Submitter != "" {
 		v.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})
@@ -39,6 +41,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 	if r.Provenance != "" {
 		v.Provenance = l.T("provenance."+string(r.Provenance), nil)
 	}
+	v.Verified, v.Badges = accountMarks(r, l)
 	v.Sections = sections(r, l)
 	if warmsPromptCache(r) {
 		v.TTFTNote = l.T("run.note.ttft", nil)
@@ -146,7 +149,9 @@ func toolLine(t run.Tool) string {
 	if t.Version == "" || t.Name == "" {
 		return t.Name
 	}
-	if strings.HasPrefix(t.Version, "v") {
+	// "v" goes before numeric versions only: "llm-inference-bench v0.8.0",
+	// but "llama-bench b5163".
+	if c := t.Version[0]; c < '0' || c > '9' {
 		return t.Name + " " + t.Version
 	}
 	return t.Name + " v" + t.Version

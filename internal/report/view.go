@@ -25,6 +25,11 @@ type View struct {
 	Submitter string
 	// SubmitterHandle is the bare handle, for a link to the submitter.
 	SubmitterHandle string
+	// Verified is "verified submitter" when the upload carried the
+	// submitter's token, empty for a self-declared name (accounts.go).
+	Verified string
+	// Badges are lil-bench's marks: a quick profile, the image's integrity.
+	Badges []Badge
 	// Tool is "llm-inference-bench v0.8.0".
 	Tool string
 	// Provenance is "Measured" or "Imported"; Kind is its code.
@@ -45,6 +50,11 @@ type View struct {
 	TableNote string
 	SourceURL string
 	JSONURL   string
+	// Demo marks a synthetic run (speedmatrix demo): the page says so.
+	Demo bool
+	// Run is the run the view was built from, for components that draw
+	// from its numbers (the charts).
+	Run *run.Run
 }
 
 // Section is a titled list of facts.

@@ -9,9 +9,11 @@ type Parsed struct {
 	Tool       Tool
 	Provenance Provenance
 	Submitter  string
-	Hardware   Hardware
-	Engine     Engine
-	Model      Model
+	// Profile and Integrity are lil-bench's (see Run.Profile, Run.Integrity).
+	Profile, Integrity string
+	Hardware           Hardware
+	Engine             Engine
+	Model              Model
 	// Settings carries the declared grid: Contexts × Concurrencies and
 	// PrefillContexts.
 	Settings   Settings

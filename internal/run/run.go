@@ -12,8 +12,17 @@ import "time"
 // Run is a stored, derived run: what the report page, the API and every export
 // show.
 type Run struct {
-	ID           string     `json:"id"`
-	Submitter    string     `json:"submitter"`
+	ID        string `json:"id"`
+	Submitter string `json:"submitter"`
+	// SubmitterVerified is set when the upload carried a token of the
+	// submitter's account: the name is proven, not self-declared.
+	SubmitterVerified bool `json:"submitter_verified,omitempty"`
+	// Profile is lil-bench's measurement profile ("standard", "quick");
+	// quick runs are shown but kept out of leaderboards and bests.
+	Profile string `json:"profile,omitempty"`
+	// Integrity is lil-bench's check of the image: "stock", "modified" or
+	// "unverified"; empty when the tool has no such check.
+	Integrity    string     `json:"integrity,omitempty"`
 	Provenance   Provenance `json:"provenance"`
 	Tool         Tool       `json:"tool"`
 	SourceFormat string     `json:"source_format"`

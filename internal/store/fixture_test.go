@@ -19,10 +19,13 @@ var (
 // whose metrics are all measured zeros and one whose metrics are all nil.
 func fullRun() *run.Run {
 	return &run.Run{
-		Submitter:    "Sandberg ✓",
-		Provenance:   run.Imported,
-		Tool:         run.Tool{Name: "llm-inference-bench", Version: "0.8.0"},
-		SourceFormat: "llm-inference-bench",
+		Submitter:         "Sandberg ✓",
+		SubmitterVerified: true,
+		Profile:           "quick",
+		Integrity:         "modified",
+		Provenance:        run.Imported,
+		Tool:              run.Tool{Name: "llm-inference-bench", Version: "0.8.0"},
+		SourceFormat:      "llm-inference-bench",
 		Hardware: run.Hardware{Type: run.DiscreteGPU, GPUName: "RTX 3060", GPUCount: 2, VRAMGB: 12.5,
 			CPUName: "Xeon E5-2680 v4", CPUCores: 14, RAMGB: 31.25, OS: "Ubuntu 24.04", Driver: "580.178"},
 		Engine: run.Engine{Name: "vllm", Version: "0.32.0", Quantization: "FP8 dynamic", Backend: "cuda",

@@ -33,6 +33,7 @@ SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_v
     (SELECT max(c.total_tps) FROM decode_cells c
      WHERE c.run_id = r.id AND c.status = 'valid') AS best_total_tps
 FROM runs r
+WHERE NOT r.hidden
 ORDER BY r.uploaded_at DESC, r.id
 LIMIT $1`, limit)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunSummary])

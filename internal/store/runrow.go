@@ -25,7 +25,8 @@ INSERT INTO runs (
     settings_max_running_requests, settings_contexts, settings_concurrencies,
     settings_prefill_contexts,
     source_sha256, source_filename, source_content_type, source_size,
-    demo, notes
+    demo, notes,
+    submitter_verified, profile, integrity, submitter_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
     $7, $8, $9, $10,
@@ -39,7 +40,10 @@ INSERT INTO runs (
     $35, $36, $37,
     $38,
     $39, $40, $41, $42,
-    $43, $44
+    $43, $44,
+    $45, $46, $47,
+    -- A verified run belongs to its submitter's account (who may delete it).
+    (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5))
 )
 ON CONFLICT DO NOTHING`
 
@@ -59,6 +63,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 		st.PrefillContexts,
 		src.SHA256, src.Filename, src.ContentType, src.Size,
 		r.Demo, r.Notes,
+		r.SubmitterVerified, r.Profile, r.Integrity,
 	}
 }
 
@@ -76,9 +81,10 @@ SELECT
     settings_max_running_requests, settings_contexts, settings_concurrencies,
     settings_prefill_contexts,
     source_sha256, source_filename, source_content_type, source_size,
-    demo, notes
+    demo, notes,
+    submitter_verified, profile, integrity
 FROM runs
-WHERE id = $1`
+WHERE id = $1 AND NOT hidden`
 
 func scanRun(row pgx.Row) (*run.Run, error) {
 	r := new(run.Run)
@@ -97,6 +103,7 @@ func scanRun(row pgx.Row) (*run.Run, error) {
 		&st.PrefillContexts,
 		&src.SHA256, &src.Filename, &src.ContentType, &src.Size,
 		&r.Demo, &r.Notes,
+		&r.SubmitterVerified, &r.Profile, &r.Integrity,
 	)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,13 @@
-// Copy buttons: <button data-copy="ID" hidden> copies the text of #ID.
+// Copy buttons: <button data-copy="ID" hidden> copies the text of #ID (the
+// value of a textarea).
 // Without JavaScript the button stays hidden and the text stays selectable.
 (function () {
   "use strict";
   function fallback(el) {
+    if (typeof el.select === "function") { // a textarea selects its value
+      el.select();
+      try { return document.execCommand("copy"); } catch (e) { return false; }
+    }
     var range = document.createRange();
     range.selectNodeContents(el);
     var sel = window.getSelection();
@@ -21,7 +26,7 @@
     if (!el) return;
     btn.hidden = false;
     btn.addEventListener("click", function () {
-      var text = el.textContent;
+      var text = typeof el.value === "string" ? el.value : el.textContent;
       var done = function () { say(btn, btn.getAttribute("data-copied")); };
       var failed = function () {
         if (fallback(el)) done(); else say(btn, btn.getAttribute("data-failed"));
