@@ -12,7 +12,7 @@ import (
 )
 
 // rawID finds a message id that leaked onto a page untranslated.
-var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|account|share|compare|chart|demo|browse|leaderboard|entity|search|metric)\.[a-z_]+(\.[a-z_]+)*\b`)
+var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|account|share|compare|chart|demo|browse|leaderboard|entity|search|metric|docs)\.[a-z_]+(\.[a-z_]+)*\b`)
 
 // TestEveryPageInEveryLocale renders each page in each language and checks
 // the language it claims, the switcher, and that no message id shows raw.
@@ -26,6 +26,7 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 	// Accounts (issue 4): the API guide and an organisation page.
 	seedOrg(t, s)
 	pages["/docs/api"], pages["/orgs/lil-lab"], pages["/orgs/no-such-org"] = 200, 200, 404
+	pages["/docs/formats"] = 200
 	// Share (issue 4): the page made for iframes.
 	pages["/runs/"+id+"/embed"] = 200
 	// Compare (issue 3): a comparison, the picker, and a refusal.

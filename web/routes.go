@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/", s.wrap(s.home, false))
 		r.Get("/runs/{id}", s.wrap(s.runPage, false)) // also /runs/{id}.json
 		r.Get("/runs/{id}/source", s.wrap(s.runSource, false))
+		r.Get("/docs/formats", s.wrap(s.docsFormats, false))
 		r.Route("/upload", func(r chi.Router) {
 			// Browsers send Sec-Fetch-Site/Origin; a cross-site form post is
 			// refused before it reaches the handler (CSRF).

@@ -15,8 +15,11 @@ import (
 //go:embed runs/*.json
 var files embed.FS
 
-// Runs lists the demo documents; a "NAME.bench.json" may have a
-// "NAME.meta.json" beside it with the upload form's fields.
+// Runs lists the demo documents. The lil-bench one is the 2-GPU sample of
+// testdata/formats with a run_id of its own, so uploading that sample to a
+// demo site makes a new run instead of finding the demo's. A
+// "NAME.bench.json" may have a "NAME.meta.json" beside it with the upload
+// form's fields.
 var Runs = []string{"seed-rtx3060.bench.json", "lilbench-2x-rtx-pro-6000.json"}
 
 // SeedRun is the document of the seed run.

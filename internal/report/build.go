@@ -46,6 +46,8 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 	if warmsPromptCache(r) {
 		v.TTFTNote = l.T("run.note.ttft", nil)
 	}
+	v.ToolDocs = ToolDocsURL(r.SourceFormat)
+	v.Caveats = Caveats(r, l)
 	v.Description = l.T("run.description", map[string]any{"Title": v.Title, "Summary": v.Summary})
 	return v
 }

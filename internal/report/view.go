@@ -52,6 +52,10 @@ type View struct {
 	JSONURL   string
 	// Demo marks a synthetic run (speedmatrix demo): the page says so.
 	Demo bool
+	// ToolDocs links to how another tool's fields became these numbers.
+	ToolDocs string
+	// Caveats explain numbers the tool means differently (run.Notes).
+	Caveats []string
 	// Run is the run the view was built from, for components that draw
 	// from its numbers (the charts).
 	Run *run.Run
