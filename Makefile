@@ -8,7 +8,7 @@ PKGS    := ./...
 # private database (and the tests' own when TEST_DATABASE_URL is not set).
 APT     := $(shell command -v apt-get 2>/dev/null)
 
-.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium bench clean
+.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium bench clean fuzz-brief
 
 ## run: build and serve the site on ADDR (default 127.0.0.1:8080) with the
 ## private PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is set.
@@ -18,9 +18,25 @@ run: build deps-postgres
 build:
 	$(GO) build -o $(BIN) ./cmd/speedmatrix
 
-## test: vet, check the committed templ output is current, run all tests.
+## test: vet, check the committed templ output is current, run all tests
+## (each fuzz target's seed corpus among them), then every fuzz target briefly.
 test: deps vet check-generated
 	$(GO) test -count=1 -timeout 20m $(PKGS)
+	@$(MAKE) --no-print-directory fuzz-brief
+
+## fuzz-brief: every fuzz target (found by name) on FUZZ_EXECS generated
+## inputs, one worker each. The long runs are in docs/fuzzing.md. A count,
+## not a duration: with a duration Go 1.26 can fail a healthy target at its
+## deadline ("context deadline exceeded", golang/go#75804).
+FUZZ_EXECS ?= 3000x
+fuzz-brief:
+	@for f in $$(grep -rl --include='*_test.go' '^func Fuzz' cmd internal web); do \
+	  for n in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "fuzz $$n ./$$(dirname $$f) $(FUZZ_EXECS)"; \
+	    out=$$($(GO) test -run '^$$' -fuzz "^$$n$$" -fuzztime $(FUZZ_EXECS) -fuzzminimizetime 100x -parallel 1 ./$$(dirname $$f) 2>&1) || \
+	      { echo "$$out"; exit 1; }; \
+	  done; \
+	done
 
 vet:
 	$(GO) vet $(PKGS)

@@ -20,12 +20,22 @@ func (s *Server) runSource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// A many-file run's source is the zip or tar of its files.
+	ct, ext := src.ContentType, ".json"
+	switch ct {
+	case "":
+		ct = "application/json"
+	case "application/zip":
+		ext = ".zip"
+	case "application/x-tar":
+		ext = ".tar"
+	}
 	name := path.Base(src.Filename)
 	if name == "" || name == "." || name == "/" {
-		name = "speedmatrix-" + id + ".json"
+		name = "speedmatrix-" + id + ext
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", ct)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")

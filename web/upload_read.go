@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
@@ -24,9 +26,10 @@ type submission struct {
 	fields   map[string]string
 }
 
-// readSubmission reads a raw JSON body (optionally gzip-encoded) or a
-// multipart form with the document in part "file" and metadata fields
-// beside it. Oversized bodies are TooLarge, other media Unsupported.
+// readSubmission reads a raw JSON body (optionally gzip-encoded), a raw
+// zip or tar(.gz) of result files, or a multipart form with the document in
+// part "file" (several "file" parts are one sweep: ingest.Bundle) and
+// metadata fields beside it. Oversized bodies are TooLarge, other media Unsupported.
 func readSubmission(w http.ResponseWriter, r *http.Request) (*submission, error) {
 	// Room for the document plus the metadata fields around it.
 	r.Body = http.MaxBytesReader(w, r.Body, ingest.MaxBodyBytes+1<<20)
@@ -35,12 +38,17 @@ func readSubmission(w http.ResponseWriter, r *http.Request) (*submission, error)
 		return nil, problem.New(problem.Unsupported, "Content-Type", "problem.media_type", map[string]any{"Type": r.Header.Get("Content-Type")})
 	}
 	switch mediaType {
-	case "application/json":
+	case "application/json", "application/zip", "application/x-tar", "application/gzip", "application/x-gzip":
+		// Archives are told by their bytes (formats.Parse); a gzip body
+		// without Content-Encoding is inflated here like a .gz file part.
 		gz, err := gzipped(r.Header.Get("Content-Encoding"))
 		if err != nil {
 			return nil, err
 		}
 		body, err := ingest.ReadBody(r.Body, gz)
+		if err == nil && !gz && ingest.IsGzip(body) && mediaType != "application/json" {
+			body, err = ingest.ReadBody(bytes.NewReader(body), true)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -65,6 +73,8 @@ func gzipped(encoding string) (bool, error) {
 
 func readMultipart(mr *multipart.Reader) (*submission, error) {
 	sub := &submission{fields: map[string]string{}}
+	var files []archive.File
+	inflated := 0
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -78,10 +88,6 @@ func readMultipart(mr *multipart.Reader) (*submission, error) {
 		}
 		name := part.FormName()
 		if name == "file" {
-			if part.FileName() == "" && sub.body != nil {
-				continue
-			}
-			sub.filename = part.FileName()
 			raw, err := ingest.ReadBody(part, false)
 			if err != nil {
 				return nil, err
@@ -91,7 +97,15 @@ func readMultipart(mr *multipart.Reader) (*submission, error) {
 					return nil, err
 				}
 			}
-			sub.body = raw
+			if len(raw) == 0 && part.FileName() == "" {
+				continue // a file input left empty
+			}
+			// Several files are one sweep: the total inflated is bounded
+			// like an archive's.
+			if inflated += len(raw); inflated > archive.MaxTotalBytes {
+				return nil, problem.New(problem.TooLarge, "file", "problem.formats.archive_total_large", map[string]any{"MaxMiB": archive.MaxTotalBytes >> 20})
+			}
+			files = append(files, archive.File{Name: part.FileName(), Data: raw})
 			continue
 		}
 		v, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
@@ -102,6 +116,9 @@ func readMultipart(mr *multipart.Reader) (*submission, error) {
 			return nil, problem.New(problem.Invalid, name, "problem.field_long", map[string]any{"Max": maxFieldBytes})
 		}
 		sub.fields[name] = string(v)
+	}
+	if len(files) > 0 {
+		sub.body, sub.filename = ingest.Bundle(files)
 	}
 	if len(sub.body) == 0 {
 		return sub, problem.New(problem.Invalid, "file", "problem.no_file", nil)

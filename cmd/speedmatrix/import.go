@@ -8,18 +8,21 @@ import (
 	"os"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
-// importFiles is `speedmatrix import FILE... [--meta META.json]`: every file
-// goes through the same ingest as an upload. It prints each run's URL and
+// importFiles is `speedmatrix import FILE... [--meta META.json] [--sweep]`:
+// every file goes through the same ingest as an upload (with --sweep, the
+// files together, as one run). It prints each run's URL and
 // exits 1 when any file was refused.
 func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	metaPath := fs.String("meta", "", "JSON `file` of metadata fields (gpu_name, engine_version, …) for every file")
+	sweep := fs.Bool("sweep", false, "the files are one sweep of one setup: import them as one run")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return 2
@@ -49,6 +52,9 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 	if base == "" {
 		base = "http://" + cfg.Addr
 	}
+	if *sweep {
+		return importSweep(ctx, db, files, meta, base, stdout, stderr)
+	}
 	failed := 0
 	for _, name := range files {
 		id, created, err := importOne(ctx, db, name, meta)
@@ -70,12 +76,7 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 }
 
 func importOne(ctx context.Context, db *database, name string, meta ingest.Meta) (string, bool, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", false, err
-	}
-	defer f.Close()
-	body, err := ingest.ReadBody(f, strings.HasSuffix(name, ".gz"))
+	body, err := readFile(name)
 	if err != nil {
 		return "", false, err
 	}
@@ -84,6 +85,42 @@ func importOne(ctx context.Context, db *database, name string, meta ingest.Meta)
 		return "", false, err
 	}
 	return res.ID, res.Created, nil
+}
+
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ingest.ReadBody(f, strings.HasSuffix(name, ".gz"))
+}
+
+// importSweep is `import --sweep FILE...`: the files are bundled as the
+// form bundles several files (ingest.Bundle) and become one run, or are
+// refused together.
+func importSweep(ctx context.Context, db *database, names []string, meta ingest.Meta, base string, stdout, stderr io.Writer) int {
+	files := make([]archive.File, 0, len(names))
+	for _, name := range names {
+		body, err := readFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s\n", name, describe(err))
+			return 1
+		}
+		files = append(files, archive.File{Name: name, Data: body})
+	}
+	body, filename := ingest.Bundle(files)
+	res, err := ingest.Ingest(ctx, db.Store, ingest.Upload{Body: body, Filename: filename, Meta: meta})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", filename, describe(err))
+		return 1
+	}
+	note := ""
+	if !res.Created {
+		note = " (already imported)"
+	}
+	fmt.Fprintf(stdout, "%s/runs/%s%s\n", base, res.ID, note)
+	return 0
 }
 
 // describe words an error for the shell, in English: a refusal lists every

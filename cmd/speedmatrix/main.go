@@ -26,7 +26,9 @@ const usage = `speedmatrix — LLM-inference speed test matrices, on the web
 
 Usage:
   speedmatrix serve                       serve the site (ADDR, DATABASE_URL, DATA_DIR)
-  speedmatrix import FILE... [--meta M]   import result files; prints each run's URL
+  speedmatrix import FILE... [--meta M] [--sweep]
+                                          import result files; prints each run's URL
+                                          (--sweep: the files of one sweep, one run)
   speedmatrix demo --runs N [--seed S]    store N synthetic runs, marked demo data
   speedmatrix submitter create HANDLE [--org ORG]
                                           add a submitter (uploads with their tokens)

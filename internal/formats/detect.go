@@ -8,13 +8,15 @@
 // and the files of other benchmark tools (tools.go): vllmserve, sglang,
 // llamabench, read leniently (NaN, Infinity, JSON Lines, appended objects,
 // unterminated arrays). Files of tools not read yet are recognised and
-// refused with a message that says what they are (other.go).
+// refused with a message that says what they are (other.go). A zip or tar of
+// such files is one run when they measure one setup (many.go).
 package formats
 
 import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/lilbench"
@@ -25,6 +27,10 @@ import (
 
 // Parse detects the format of data and parses it.
 func Parse(data []byte) (*run.Parsed, error) {
+	if archive.Detect(data) != archive.None {
+		// Several result files of one sweep (many.go).
+		return parseArchive(data)
+	}
 	if err := jsondoc.CheckUTF8(data); err != nil {
 		return nil, err
 	}

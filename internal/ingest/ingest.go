@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats"
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/status"
@@ -75,7 +76,7 @@ func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
 	}
 	r := derive(p)
 	r.UploadedAt = now.UTC()
-	r.Source = run.Source{SHA256: hash, Filename: u.Filename, ContentType: "application/json", Size: int64(len(u.Body))}
+	r.Source = run.Source{SHA256: hash, Filename: u.Filename, ContentType: archive.ContentType(u.Body), Size: int64(len(u.Body))}
 	if u.Account != "" {
 		r.Submitter, r.SubmitterVerified = u.Account, true
 	}

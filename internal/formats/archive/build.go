@@ -1,0 +1,66 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Build stores the files of a many-file upload as one zip, the run's source.
+// The same files give the same bytes in whatever order they arrived: they
+// are sorted by name then content, have no timestamps, and names are cut to
+// their last element (a part's name is the uploader's label; a zip that
+// unpacks outside its folder would be a gift to whoever downloads it).
+// Equal names get " (2)", " (3)" … before the extension.
+func Build(files []File) []byte {
+	sorted := make([]File, len(files))
+	for i, f := range files {
+		sorted[i] = File{Name: baseName(f.Name), Data: f.Data}
+	}
+	slices.SortStableFunc(sorted, func(a, b File) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.Data, b.Data)
+	})
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	seen := map[string]bool{}
+	for _, f := range sorted {
+		name := f.Name
+		for n := 2; seen[name]; n++ {
+			ext := path.Ext(f.Name)
+			name = strings.TrimSuffix(f.Name, ext) + " (" + strconv.Itoa(n) + ")" + ext
+		}
+		seen[name] = true
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+		if err == nil {
+			_, err = w.Write(f.Data)
+		}
+		if err != nil {
+			// Writing to memory fails only on a bug.
+			panic("archive.Build: " + err.Error())
+		}
+	}
+	if err := zw.Close(); err != nil {
+		panic("archive.Build: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+// baseName is the last element of a part's name, "file.json" when none.
+func baseName(name string) string {
+	name = label(strings.ReplaceAll(name, `\`, "/"))
+	name = path.Base(strings.TrimRight(name, "/"))
+	if name == "" || name == "." || name == "/" || name == ".." {
+		return "file.json"
+	}
+	if strings.HasPrefix(name, ".") {
+		// Read leaves out hidden files; the stored zip must read back whole.
+		name = "_" + name[1:]
+	}
+	return name
+}

@@ -1,0 +1,99 @@
+package formats
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
+	"github.com/speedmatrix/speedmatrix/internal/formats/export"
+	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// parseArchive reads a zip or tar of result files (an uploaded archive, or
+// the zip a many-file upload is stored as: archive.Build) as one run: each
+// file by its own format's parser, then sweep.Merge. Every file's problems
+// come back together, under the file's name. A file whose records were all
+// driven by a request rate is left out with a note when the others have
+// cells, as the parsers do with such records inside one file.
+func parseArchive(data []byte) (*run.Parsed, error) {
+	files, err := archive.Read(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, problem.New(problem.Invalid, "$", "problem.formats.archive_empty", nil)
+	}
+	var (
+		parts      []sweep.Part
+		probs      problem.List
+		rateOnly   []problem.Problem
+		kind       = problem.Invalid
+		singleGzip = len(files) == 1 && files[0].Name == ""
+	)
+	for _, f := range files {
+		if singleGzip {
+			// A gzipped document is the document (once: gzip in gzip is
+			// refused like any archive in an archive).
+			return parseEntry(f)
+		}
+		p, err := parseEntry(f)
+		if err == nil {
+			key := p.DedupeKey // a lil-bench run_id, an export's source hash
+			if key == "" {
+				sum := sha256.Sum256(f.Data)
+				key = export.DedupeKeyPrefix + hex.EncodeToString(sum[:])
+			}
+			parts = append(parts, sweep.Part{Name: f.Name, Key: key, Parsed: p})
+			continue
+		}
+		pe, ok := problem.As(err)
+		if !ok {
+			return nil, err
+		}
+		for i := range pe.Problems {
+			pe.Problems[i].Path = sweep.Rebase(f.Name, pe.Problems[i].Path)
+		}
+		if allRateDriven(pe) {
+			rateOnly = append(rateOnly, pe.Problems...)
+			continue
+		}
+		probs.Problems = append(probs.Problems, pe.Problems...)
+		kind = min(kind, pe.Kind)
+	}
+	if len(parts) == 0 {
+		probs.Problems = append(probs.Problems, rateOnly...)
+	}
+	if len(probs.Problems) > 0 {
+		probs.Kind = kind
+		return nil, probs.Err()
+	}
+	p, err := sweep.Merge(parts)
+	if err != nil {
+		return nil, err
+	}
+	if len(rateOnly) > 0 && !slices.Contains(p.Notes, sweep.NoteRateRowsSkipped) {
+		p.Notes = append(p.Notes, sweep.NoteRateRowsSkipped)
+	}
+	return p, nil
+}
+
+// parseEntry parses one file of an archive; an archive in an archive is
+// refused rather than opened (one level keeps the limits meaningful).
+func parseEntry(f archive.File) (*run.Parsed, error) {
+	if archive.Detect(f.Data) != archive.None {
+		return nil, problem.New(problem.Invalid, "$", "problem.formats.archive_nested", map[string]any{"File": f.Name})
+	}
+	return Parse(f.Data)
+}
+
+func allRateDriven(pe *problem.Error) bool {
+	for _, p := range pe.Problems {
+		if p.Key != "problem.formats.rate_driven" {
+			return false
+		}
+	}
+	return len(pe.Problems) > 0
+}
