@@ -93,6 +93,9 @@ func TestOpenAPI(t *testing.T) {
 			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 200},
 			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", "Authorization: Bearer " + unknown.Secret}, 401},
 		},
+		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
+		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
+		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},
 		"GET /api/bench/whoami": {
 			{"/api/bench/whoami", nil, []string{bearer}, 200},
 			{"/api/bench/whoami", nil, nil, 401},

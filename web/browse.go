@@ -23,9 +23,11 @@ type browseStore interface {
 	IdentityName(ctx context.Context, kind, slug string) (string, error)
 	IdentityNames(ctx context.Context, kind string, slugs []string) (map[string]string, error)
 	Identities(ctx context.Context, kind string, limit int) ([]catalog.Identity, error)
-	Groups(ctx context.Context, kind, slug string) ([]store.Group, error)
+	SeenWith(ctx context.Context, kind, slug string, kinds []string) ([]store.Found, error)
+	EngineVersions(ctx context.Context, engine string) ([]store.VersionRuns, error)
 	BestAt(ctx context.Context, kind, slug string, points []store.GridPoint) (map[store.GridPoint]store.LeaderRow, error)
 	Search(ctx context.Context, text string, limit int) ([]store.Found, error)
+	CountIdentities(ctx context.Context, kind string) ([]store.IdentityRuns, error)
 }
 
 // browseRoutes mounts the browse area's pages: /runs, /leaderboard, /hardware/{slug}, /engines/{slug}, /models/{slug},
@@ -43,6 +45,9 @@ func (s *Server) browseRoutes(r chi.Router) {
 // browseAPI mounts the browse area's API endpoints under /api/v1.
 func (s *Server) browseAPI(api chi.Router) {
 	api.Get("/runs", s.wrap(s.apiListRuns, true))
+	for _, l := range apiIdentityLists {
+		api.Get(l.path, s.wrap(s.apiIdentities(l.field, l.kind, l.param, l.page), true))
+	}
 }
 
 var errBadRequest = &httpError{status: http.StatusBadRequest, key: "error.invalid"}
@@ -124,6 +129,31 @@ func hardwareURL(slug string) string  { return "/hardware/" + url.PathEscape(slu
 func engineURL(slug string) string    { return "/engines/" + url.PathEscape(slug) }
 func modelURL(slug string) string     { return "/models/" + url.PathEscape(slug) }
 func submitterURL(slug string) string { return "/submitters/" + url.PathEscape(slug) }
+
+// entityHrefs are the entity pages of a run, for the report page's links:
+// the slugs internal/catalog gives the run, as the store files it.
+func entityHrefs(r *run.Run) map[string]string {
+	model, _ := catalog.Model(r.Model.ID)
+	out := map[string]string{}
+	for key, v := range map[string]string{
+		report.LinkHardware:  slugURL(catalog.Hardware(r.Hardware).Slug, hardwareURL),
+		report.LinkEngine:    slugURL(catalog.Engine(r.Engine.Name).Slug, engineURL),
+		report.LinkModel:     slugURL(model.Slug, modelURL),
+		report.LinkSubmitter: slugURL(catalog.Submitter(r.Submitter).Slug, submitterURL),
+	} {
+		if v != "" {
+			out[key] = v
+		}
+	}
+	return out
+}
+
+func slugURL(slug string, href func(string) string) string {
+	if slug == "" {
+		return ""
+	}
+	return href(slug)
+}
 
 // link is a Link to href, or plain text when there is no slug.
 func link(slug, name string, href func(string) string) templates.Link {

@@ -1,11 +1,8 @@
 package web
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 
 	"github.com/go-chi/chi/v5"
 
@@ -95,81 +92,6 @@ func (s *Server) entityPage(kind string) handlerFunc {
 		w.Header().Set("Cache-Control", "no-cache")
 		return render(w, r, http.StatusOK, templates.Entity(s.base(r, name, p.Kind+l.T("common.dot_sep", nil)+name), p))
 	}
-}
-
-// entityLinks links across: the hardware, engines, models (and an engine's
-// versions, a base model's variants) seen with this identity. A submitter's
-// come from their newest runs.
-func (s *Server) entityLinks(ctx context.Context, l *i18n.Localizer, kind, slug string, items []store.RunItem) ([]templates.LinkGroup, error) {
-	var groups []store.Group
-	if kind == store.KindSubmitter {
-		for _, it := range items {
-			groups = append(groups, store.Group{ModelSlug: it.ModelSlug, ModelBaseSlug: it.ModelBaseSlug,
-				HardwareSlug: it.HardwareSlug, EngineSlug: it.EngineSlug, EngineVersion: it.EngineVersion, Runs: 1})
-		}
-	} else {
-		var err error
-		if groups, err = s.store.Groups(ctx, kind, slug); err != nil {
-			return nil, err
-		}
-	}
-	type part struct {
-		kind, label string
-		slug        func(store.Group) string
-		href        func(string) string
-	}
-	parts := []part{
-		{store.KindHardware, "entity.links.hardware", func(g store.Group) string { return g.HardwareSlug }, hardwareURL},
-		{store.KindEngine, "entity.links.engines", func(g store.Group) string { return g.EngineSlug }, engineURL},
-		{store.KindModelBase, "entity.links.models", func(g store.Group) string { return g.ModelBaseSlug }, modelURL},
-	}
-	if kind == store.KindModelBase {
-		parts = append(parts, part{store.KindModel, "entity.links.variants", func(g store.Group) string { return g.ModelSlug }, modelURL})
-	}
-	var out []templates.LinkGroup
-	for _, pt := range parts {
-		if pt.kind == kind {
-			continue
-		}
-		var slugs []string
-		for _, g := range groups {
-			if sl := pt.slug(g); sl != "" && !slices.Contains(slugs, sl) {
-				slugs = append(slugs, sl)
-			}
-		}
-		names, err := s.store.IdentityNames(ctx, pt.kind, slugs)
-		if err != nil {
-			return nil, err
-		}
-		lg := templates.LinkGroup{Label: l.T(pt.label, nil)}
-		for _, sl := range slugs {
-			lg.Links = append(lg.Links, templates.Link{Href: pt.href(sl), Text: names[sl]})
-		}
-		out = append(out, lg)
-	}
-	if kind == store.KindEngine {
-		// An engine's versions, each with its runs.
-		counts := map[string]int64{}
-		var versions []string
-		for _, g := range groups {
-			if _, ok := counts[g.EngineVersion]; !ok {
-				versions = append(versions, g.EngineVersion)
-			}
-			counts[g.EngineVersion] += g.Runs
-		}
-		slices.Sort(versions)
-		lg := templates.LinkGroup{Label: l.T("entity.links.versions", nil)}
-		for _, v := range slices.Backward(versions) {
-			if v == "" {
-				continue
-			}
-			lg.Links = append(lg.Links, templates.Link{
-				Href: "/runs?" + url.Values{"engine": {slug}, "version": {v}}.Encode(),
-				Text: fmt.Sprintf("%s (%s)", v, l.Int(counts[v]))})
-		}
-		out = append([]templates.LinkGroup{lg}, out...)
-	}
-	return out, nil
 }
 
 // searchLimit bounds the hits of a search.

@@ -43,6 +43,7 @@ func leaderRows(l *i18n.Localizer, rows []store.LeaderRow, q store.LeaderQuery, 
 	out := make([]templates.LeaderRow, len(rows))
 	for i, r := range rows {
 		out[i] = templates.LeaderRow{
+			RunID:        r.RunID,
 			Href:         cellHref(r.RunID, q.Context, q.Concurrency),
 			Model:        link(r.ModelSlug, r.ModelName, modelURL),
 			Hardware:     link(r.HardwareSlug, r.HardwareName, hardwareURL),

@@ -26,7 +26,7 @@ func TestBrowseShowsNewUpload(t *testing.T) {
 		return d
 	}
 	for _, path := range []string{"/runs", "/", "/runs?sort=peak", "/runs?sort=single&engine=vllm"} {
-		if doc(path).Find(`tr[data-run="`+id+`"]`).Length() != 1 {
+		if doc(path).Find(`table.runs-table tr[data-run="`+id+`"]`).Length() != 1 {
 			t.Errorf("%s does not list the new run", path)
 		}
 	}

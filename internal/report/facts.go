@@ -27,8 +27,13 @@ type facts struct {
 }
 
 func (f *facts) add(labelID, value string) {
+	f.addLink(labelID, value, "")
+}
+
+// addLink adds a fact whose value links to an entity page (Fact.Link).
+func (f *facts) addLink(labelID, value, link string) {
 	if value != "" {
-		f.out = append(f.out, Fact{Label: f.l.T(labelID, nil), Value: value})
+		f.out = append(f.out, Fact{Label: f.l.T(labelID, nil), Value: value, Link: link})
 	}
 }
 
@@ -47,7 +52,7 @@ func hardwareFacts(h run.Hardware, l *i18n.Localizer) []Fact {
 	f := &facts{l: l}
 	f.add("run.hw.type", known(l, "hardware.", string(h.Type),
 		string(run.DiscreteGPU), string(run.UnifiedMemory), string(run.CPUOnly), string(run.OtherHardware)))
-	f.add("run.hw.gpu", gpuName(h, l))
+	f.addLink("run.hw.gpu", gpuName(h, l), LinkHardware)
 	if h.VRAMGB > 0 {
 		id := "unit.gb"
 		if h.GPUCount > 1 {
@@ -59,7 +64,11 @@ func hardwareFacts(h run.Hardware, l *i18n.Localizer) []Fact {
 	if cpu != "" && h.CPUCores > 0 {
 		cpu = l.T("unit.cores", map[string]any{"Name": h.CPUName, "Cores": l.Int(int64(h.CPUCores))})
 	}
-	f.add("run.hw.cpu", cpu)
+	cpuLink := "" // the hardware page, from the CPU when there is no GPU
+	if h.GPUName == "" {
+		cpuLink = LinkHardware
+	}
+	f.addLink("run.hw.cpu", cpu, cpuLink)
 	if h.RAMGB > 0 {
 		f.add("run.hw.ram", l.T("unit.gb", map[string]any{"V": trimmed(l, h.RAMGB)}))
 	}
@@ -70,7 +79,7 @@ func hardwareFacts(h run.Hardware, l *i18n.Localizer) []Fact {
 
 func engineFacts(e run.Engine, l *i18n.Localizer) []Fact {
 	f := &facts{l: l}
-	f.add("run.engine.engine", e.Name)
+	f.addLink("run.engine.engine", e.Name, LinkEngine)
 	f.add("run.engine.version", e.Version)
 	f.add("run.engine.quantization", e.Quantization)
 	f.add("run.engine.backend", e.Backend)

@@ -56,6 +56,10 @@ type View struct {
 	ToolDocs string
 	// Caveats explain numbers the tool means differently (run.Notes).
 	Caveats []string
+	// Entities maps LinkHardware, LinkEngine, LinkModel and LinkSubmitter
+	// to the run's entity pages. The web handler fills it (it owns the
+	// addresses); derived from the run alone, so cached pages stay right.
+	Entities map[string]string
 	// Run is the run the view was built from, for components that draw
 	// from its numbers (the charts).
 	Run *run.Run
@@ -69,9 +73,29 @@ type Section struct {
 	Facts []Fact
 }
 
-// Fact is one label–value pair.
+// Fact is one label–value pair. Link, when set, names the entity page the
+// value links to (a key of View.Entities: "hardware", "engine"; the model
+// and the submitter link from the header).
 type Fact struct {
 	Label, Value string
+	Link         string
+}
+
+// Entity page links: the keys of View.Entities.
+const (
+	LinkHardware  = "hardware"
+	LinkEngine    = "engine"
+	LinkModel     = "model"
+	LinkSubmitter = "submitter"
+)
+
+// Href is the address of the entity page a fact or the header links to,
+// "" when there is none.
+func (v *View) Href(link string) string {
+	if link == "" {
+		return ""
+	}
+	return v.Entities[link]
 }
 
 // Note is a status label with what it means.

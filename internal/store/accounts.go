@@ -142,12 +142,20 @@ func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 }
 
 func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
-	tag, err := tx.Exec(ctx, `UPDATE runs SET hidden = true, revision = revision + 1 WHERE id = $1`, id)
+	var wasHidden bool
+	err := tx.QueryRow(ctx, `SELECT hidden FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&wasHidden)
 	if err != nil {
+		return notFound(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE runs SET hidden = true, revision = revision + 1 WHERE id = $1`, id); err != nil {
 		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+	if !wasHidden {
+		// The run leaves its browse group's count (once, however often
+		// it is hidden).
+		if err := uncountGroup(ctx, tx, id); err != nil {
+			return err
+		}
 	}
 	// The run may hold a best cell of its group: rebuild the group without it.
 	return RebuildGroup(ctx, tx, id)

@@ -86,7 +86,7 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 		var live query
 		live.args = []any{lq.Context, lq.Concurrency, lq.Metric, status}
 		live.where = []string{"c.context = $1", "c.concurrency = $2", "m.metric = $3", "c.status = $4"}
-		if err := s.filterRuns(ctx, &live, lq.Filter); err != nil {
+		if err := s.filterRuns(ctx, &live, lq.Filter, false); err != nil {
 			return nil, err
 		}
 		from = `(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + bestCellsSelect + ` AND ` +

@@ -74,14 +74,41 @@ SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, 
 FROM runs WHERE id = $1
 ON CONFLICT (model_slug, hardware_slug, engine_slug, engine_version, quantization_slug) DO UPDATE SET runs = g.runs + 1`
 
+// groupOfRun matches the browse_groups row g of run $1.
+const groupOfRun = `(g.model_slug, g.hardware_slug, g.engine_slug, g.engine_version, g.quantization_slug) =
+    (SELECT model_slug, hardware_slug, engine_slug, engine_version, quantization_slug FROM runs WHERE id = $1)`
+
+// uncountGroup takes run id out of its browse group's count (it was hidden
+// or is being deleted), and drops the group when no run is left in it, so
+// entity pages stop linking to it.
+func uncountGroup(ctx context.Context, tx pgx.Tx, id string) error {
+	if _, err := tx.Exec(ctx, `UPDATE browse_groups g SET runs = g.runs - 1 WHERE `+groupOfRun, id); err != nil {
+		return fmt.Errorf("uncount group: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups g WHERE g.runs <= 0 AND `+groupOfRun, id); err != nil {
+		return fmt.Errorf("uncount group: %w", err)
+	}
+	return nil
+}
+
 // indexRun files a freshly inserted run (row and cells already written in
 // tx) for browsing: its identities and numbers, the names of its slugs, and
 // its cells offered to the leaderboard. One round trip.
 // A fresh run also counts in its browse group; a run filed again (new
 // rules, new catalogue) does not.
 func indexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run, fresh bool) error {
-	hw, engine, model, base, submitter, quant := runIdentities(r)
 	b := &pgx.Batch{}
+	queueIndex(b, id, r, fresh)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("browse index: %w", err)
+	}
+	return nil
+}
+
+// queueIndex queues indexRun's statements for run id on b (InsertRuns has
+// set-based forms of them: insert_batch_index.go).
+func queueIndex(b *pgx.Batch, id string, r *run.Run, fresh bool) {
+	hw, engine, model, base, submitter, quant := runIdentities(r)
 	b.Queue(setIdentitiesSQL, id, hw.Slug, engine.Slug, model.Slug, base.Slug, submitter.Slug, quant.Slug, catalog.Version)
 	for kind, ident := range map[string]catalog.Identity{"hardware": hw, "engine": engine, "model": model,
 		"model_base": base, "submitter": submitter, "quantization": quant} {
@@ -93,10 +120,6 @@ func indexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run, fresh bool)
 	if fresh {
 		b.Queue(countGroupSQL, id)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("browse index: %w", err)
-	}
-	return nil
 }
 
 // reindexRun recomputes a stored run's numbers and its group's best cells
@@ -149,7 +172,7 @@ func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `
 INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
 SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
-FROM runs GROUP BY model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`); err != nil {
+FROM runs WHERE NOT hidden GROUP BY model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`); err != nil {
 		return err
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`

@@ -89,9 +89,13 @@ func copyPrefillRows(ctx context.Context, tx pgx.Tx, runID string, rows []run.Pr
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"prefill_rows"}, prefillColumns,
 		pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
-			p := &rows[i]
-			return []any{runID, p.Context, p.MeasuredContext, string(p.Status), p.Reason,
-				string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}, nil
+			return prefillRow(runID, &rows[i]), nil
 		}))
 	return err
+}
+
+// prefillRow is p as a prefill_rows row in prefillColumns order.
+func prefillRow(runID string, p *run.PrefillRow) []any {
+	return []any{runID, p.Context, p.MeasuredContext, string(p.Status), p.Reason,
+		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}
 }

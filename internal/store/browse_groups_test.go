@@ -1,0 +1,70 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// TestGroupCountsFollowHideAndDelete: a hidden or deleted run leaves its
+// browse group's count (once), and a group with no run left goes, so entity
+// pages neither overcount nor link to what nobody can see.
+func TestGroupCountsFollowHideAndDelete(t *testing.T) {
+	s, _ := dbtest.New(t)
+	ctx := context.Background()
+	if err := s.CreateSubmitter(ctx, "Sandberg", ""); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 3 {
+		r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, float64(50+i), 100, i)
+		r.Submitter, r.SubmitterVerified = "Sandberg", true
+		ids = append(ids, mustInsertRun(t, s, r, fmt.Sprintf("g%d", i)))
+	}
+	other := mustInsertRun(t, s, cellRun("Qwen/Qwen3-8B", "RTX 3060", "vLLM", run.Valid, 20, 100, 9), "other")
+	counts := func() map[string]int64 {
+		t.Helper()
+		out := map[string]int64{}
+		for _, hw := range []string{"rtx-4090-24gb", "rtx-3060-24gb"} {
+			groups, err := s.Groups(ctx, store.KindHardware, hw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range groups {
+				out[g.HardwareSlug] += g.Runs
+			}
+		}
+		return out
+	}
+	want := func(step string, n4090, n3060 int64) {
+		t.Helper()
+		got := counts()
+		if got["rtx-4090-24gb"] != n4090 || got["rtx-3060-24gb"] != n3060 {
+			t.Errorf("%s: group counts %v, want 4090: %d, 3060: %d", step, got, n4090, n3060)
+		}
+	}
+	want("stored", 3, 1)
+	if err := s.HideRun(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	want("one hidden", 2, 1)
+	if err := s.HideRun(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	want("hidden twice", 2, 1)
+	if err := s.DeleteOwnedRun(ctx, ids[1], "Sandberg"); err != nil {
+		t.Fatal(err)
+	}
+	want("one deleted", 1, 1)
+	if err := s.HideRun(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	want("the only run hidden", 1, 0)
+	if groups, _ := s.Groups(ctx, store.KindHardware, "rtx-3060-24gb"); len(groups) != 0 {
+		t.Errorf("a group without runs is still linked: %+v", groups)
+	}
+}

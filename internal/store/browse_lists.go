@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+)
+
+// IdentityRuns is one identity with its number of visible runs; for a
+// model variant, Base is its base model.
+type IdentityRuns struct {
+	catalog.Identity
+	Runs int64
+	Base catalog.Identity
+}
+
+// CountIdentities lists the identities of kind (hardware, engine or model:
+// variants) that visible runs have, most runs first, counted from
+// browse_groups so the answer costs the same however many runs there are.
+func (s *Store) CountIdentities(ctx context.Context, kind string) (_ []IdentityRuns, err error) {
+	defer wrap(&err, "CountIdentities(%s)", kind)
+	col, ok := groupColumn[kind]
+	if !ok || kind == KindModelBase {
+		return nil, fmt.Errorf("no counts by %s", kind)
+	}
+	rows, _ := s.pool.Query(ctx, `
+SELECT g.slug, coalesce(i.name, g.slug), g.runs, g.base, coalesce(b.name, g.base)
+FROM (SELECT `+col+` AS slug, min(model_base_slug) AS base, sum(runs)::bigint AS runs
+      FROM browse_groups WHERE `+col+` <> '' GROUP BY 1 HAVING sum(runs) > 0) AS g
+LEFT JOIN identities i ON i.kind = $1 AND i.slug = g.slug
+LEFT JOIN identities b ON b.kind = 'model_base' AND b.slug = g.base
+ORDER BY g.runs DESC, lower(coalesce(i.name, g.slug)), g.slug`, kind)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (IdentityRuns, error) {
+		var c IdentityRuns
+		err := row.Scan(&c.Slug, &c.Name, &c.Runs, &c.Base.Slug, &c.Base.Name)
+		if kind != KindModel {
+			c.Base = catalog.Identity{}
+		}
+		return c, err
+	})
+}

@@ -1,0 +1,55 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// apiIdentity is one item of the read API's lists: an identity, its runs,
+// its page and its runs in the API.
+type apiIdentity struct {
+	catalog.Identity
+	Runs    int64             `json:"runs"`
+	URL     string            `json:"url"`
+	RunsURL string            `json:"runs_url"`
+	Base    *catalog.Identity `json:"base,omitempty"`
+}
+
+// apiIdentityLists are the lists of GET /api/v1/hardware, /models and
+// /engines: the field each answer names its list by, the kind, the page
+// and the /runs filter parameter.
+var apiIdentityLists = []struct {
+	path, field, kind, param string
+	page                     func(string) string
+}{
+	{"/hardware", "hardware", store.KindHardware, "hardware", hardwareURL},
+	{"/engines", "engines", store.KindEngine, "engine", engineURL},
+	{"/models", "models", store.KindModel, "model", modelURL},
+}
+
+// apiIdentities serves one of the lists: every identity of kind with runs,
+// most runs first (model variants carry their base model).
+func (s *Server) apiIdentities(field, kind, param string, page func(string) string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		list, err := s.store.CountIdentities(r.Context(), kind)
+		if err != nil {
+			return err
+		}
+		origin := s.origin(r)
+		out := make([]apiIdentity, 0, len(list))
+		for _, c := range list {
+			it := apiIdentity{Identity: c.Identity, Runs: c.Runs, URL: origin + page(c.Slug),
+				RunsURL: origin + "/api/v1/runs?" + url.Values{param: {c.Slug}}.Encode()}
+			if kind == store.KindModel && c.Base.Slug != "" {
+				base := c.Base
+				it.Base = &base
+			}
+			out = append(out, it)
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		return writeJSON(w, http.StatusOK, map[string][]apiIdentity{field: out})
+	}
+}
