@@ -13,7 +13,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -40,10 +39,10 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{probs: problem.List{Kind: problem.Invalid}, rate: problem.List{Kind: problem.Invalid}}
+	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.probs)
+		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
 		if o == nil {
 			continue
 		}
@@ -54,41 +53,22 @@ func Parse(data []byte) (*run.Parsed, error) {
 			out.Decode = append(out.Decode, m)
 		}
 	}
-	switch {
-	case len(out.Decode) == 0 && len(p.rate.Problems) > 0:
-		p.probs.Problems = append(p.probs.Problems, p.rate.Problems...)
-	case len(p.rate.Problems) > 0:
-		out.Notes = append(out.Notes, sweep.NoteRateRowsSkipped)
-	}
-	if docs.Truncated {
-		out.Notes = append(out.Notes, sweep.NoteTruncated)
-	}
-	if p.tbtIsTPOT {
-		out.Notes = append(out.Notes, sweep.NoteTBTIsTPOT)
-	}
-	if err := p.probs.Err(); err != nil {
+	if err := p.Finish(out, docs.Truncated); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-type parser struct {
-	probs problem.List
-	// rate collects rate-driven lines: they refuse the file only when
-	// nothing else in it can be shown.
-	rate       problem.List
-	firstModel string
-	tbtIsTPOT  bool
-}
+type parser struct{ *sweep.Records }
 
 // record reads one line as a decode cell.
 func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
 	if info := o.Object("server_info"); info != nil {
-		if model := info.String("model_path"); p.firstModel == "" {
-			p.firstModel = model
-		} else if model != "" && model != p.firstModel {
-			sweep.MixedModels(&p.probs, info.At("model_path"), model, p.firstModel)
+		if model := info.String("model_path"); p.FirstModel == "" {
+			p.FirstModel = model
+		} else if model != "" && model != p.FirstModel {
+			sweep.MixedModels(&p.Probs, info.At("model_path"), model, p.FirstModel)
 			return m, false
 		}
 	}
@@ -98,16 +78,16 @@ func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 	case c == nil:
 		// No cap: the load was set by the rate (or a trace), and the
 		// number of prompts sent at once is not recorded.
-		sweep.RateDriven(&p.rate, o.At("request_rate"), ToolName, rate, rateHint)
+		sweep.RateDriven(&p.Rate, o.At("request_rate"), ToolName, rate, rateHint)
 		return m, false
 	case *c < 1 || *c > math.MaxInt32:
-		p.probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+		p.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
 		return m, false
 	}
 	m.Concurrency = int(*c)
 	var note string
 	m.Metrics, note = sweep.ServingMetrics(o)
-	p.tbtIsTPOT = p.tbtIsTPOT || note == sweep.NoteTBTIsTPOT
+	p.TBTIsTPOT = p.TBTIsTPOT || note == sweep.NoteTBTIsTPOT
 	requested := 0.0
 	if strings.HasPrefix(o.String("dataset_name"), "random") {
 		if v := o.Measure("random_input_len"); v != nil {

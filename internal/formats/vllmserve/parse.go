@@ -13,7 +13,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -41,10 +40,10 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{probs: problem.List{Kind: problem.Invalid}, rate: problem.List{Kind: problem.Invalid}}
+	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.probs)
+		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
 		if o == nil {
 			continue
 		}
@@ -55,45 +54,26 @@ func Parse(data []byte) (*run.Parsed, error) {
 			out.Decode = append(out.Decode, m)
 		}
 	}
-	switch {
-	case len(out.Decode) == 0 && len(p.rate.Problems) > 0:
-		p.probs.Problems = append(p.probs.Problems, p.rate.Problems...)
-	case len(p.rate.Problems) > 0:
-		out.Notes = append(out.Notes, sweep.NoteRateRowsSkipped)
-	}
-	if docs.Truncated {
-		out.Notes = append(out.Notes, sweep.NoteTruncated)
-	}
-	if p.tbtIsTPOT {
-		out.Notes = append(out.Notes, sweep.NoteTBTIsTPOT)
-	}
-	if err := p.probs.Err(); err != nil {
+	if err := p.Finish(out, docs.Truncated); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-type parser struct {
-	probs problem.List
-	// rate collects rate-driven records: they refuse the file only when
-	// nothing else in it can be shown.
-	rate       problem.List
-	firstModel string
-	tbtIsTPOT  bool
-}
+type parser struct{ *sweep.Records }
 
 // record reads one run of the benchmark as a decode cell.
 func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
-	if model := o.String("model_id"); p.firstModel == "" {
-		p.firstModel = model
-	} else if model != p.firstModel {
-		sweep.MixedModels(&p.probs, o.At("model_id"), model, p.firstModel)
+	if model := o.String("model_id"); p.FirstModel == "" {
+		p.FirstModel = model
+	} else if model != p.FirstModel {
+		sweep.MixedModels(&p.Probs, o.At("model_id"), model, p.FirstModel)
 		return m, false
 	}
 	if !o.Has("output_throughput") {
 		// Pooling (embedding) backends write no output tokens.
-		p.probs.Add(o.Path, "problem.formats.no_decode", map[string]any{"Tool": ToolName})
+		p.Probs.Add(o.Path, "problem.formats.no_decode", map[string]any{"Tool": ToolName})
 		return m, false
 	}
 	conc, ok := p.concurrency(o)
@@ -103,7 +83,7 @@ func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 	m.Concurrency = conc
 	var note string
 	m.Metrics, note = sweep.ServingMetrics(o)
-	p.tbtIsTPOT = p.tbtIsTPOT || note == sweep.NoteTBTIsTPOT
+	p.TBTIsTPOT = p.TBTIsTPOT || note == sweep.NoteTBTIsTPOT
 	m.Context, m.MeasuredContext = sweep.Place(sweep.MeanPrompt(o, m.Completed, 0))
 	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < int64(conc) {
 		m.CapacityLimited = true
@@ -119,7 +99,7 @@ func (p *parser) concurrency(o *lenient.Object) (int, bool) {
 	rate := o.Try("request_rate")
 	if c := o.Count("max_concurrency"); c != nil {
 		if *c < 1 || *c > math.MaxInt32 {
-			p.probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+			p.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
 			return 0, false
 		}
 		return int(*c), true
@@ -128,6 +108,6 @@ func (p *parser) concurrency(o *lenient.Object) (int, bool) {
 	if n := o.Count("num_prompts"); unbounded && n != nil && *n >= 1 && *n <= math.MaxInt32 {
 		return int(*n), true
 	}
-	sweep.RateDriven(&p.rate, o.At("request_rate"), ToolName, rate, rateHint)
+	sweep.RateDriven(&p.Rate, o.At("request_rate"), ToolName, rate, rateHint)
 	return 0, false
 }
