@@ -16,6 +16,19 @@ var nonFinite = [][]byte{[]byte("NaN"), []byte("Infinity"), []byte("-Infinity")}
 // the document and Object.Float can give the value back. Data without such
 // tokens is returned as is.
 func Sanitize(data []byte) []byte {
+	return replaceNonFinite(data, func(tok []byte) []byte { return append(append([]byte{'"'}, tok...), '"') })
+}
+
+// SanitizeToNull is Sanitize for decoders into typed fields: every bare NaN,
+// Infinity and -Infinity becomes null, so a non-finite number reads as "not
+// given". The structure, and so every JSON path, is unchanged.
+func SanitizeToNull(data []byte) []byte {
+	return replaceNonFinite(data, func([]byte) []byte { return []byte("null") })
+}
+
+// replaceNonFinite rewrites the non-finite tokens outside strings with what
+// with returns for each.
+func replaceNonFinite(data []byte, with func(tok []byte) []byte) []byte {
 	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
 		return data
 	}
@@ -41,9 +54,7 @@ func Sanitize(data []byte) []byte {
 			continue
 		}
 		if tok := nonFiniteAt(data[i:]); tok != nil {
-			out = append(out, '"')
-			out = append(out, tok...)
-			out = append(out, '"')
+			out = append(out, with(tok)...)
 			i += len(tok) - 1
 			continue
 		}

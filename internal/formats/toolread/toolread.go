@@ -13,55 +13,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
 )
 
 // Sanitize replaces the bare tokens NaN, Infinity and -Infinity that
 // Python's json module writes (outside strings) with null, so the document
-// decodes; a non-finite number then reads as "not given". The structure, and
-// so every JSON path, is unchanged.
-func Sanitize(data []byte) []byte {
-	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
-		return data
-	}
-	out := make([]byte, 0, len(data)+16)
-	inString, escaped := false, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			out = append(out, c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		if c == '"' {
-			inString = true
-			out = append(out, c)
-			continue
-		}
-		if tok := nonFiniteAt(data[i:]); tok > 0 {
-			out = append(out, "null"...)
-			i += tok - 1
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-func nonFiniteAt(b []byte) int {
-	for _, t := range []string{"NaN", "Infinity", "-Infinity"} {
-		if bytes.HasPrefix(b, []byte(t)) {
-			return len(t)
-		}
-	}
-	return 0
-}
+// decodes; a non-finite number then reads as "not given".
+func Sanitize(data []byte) []byte { return lenient.SanitizeToNull(data) }
 
 // Num is a number as the Python tools write it: a JSON number, a number in a
 // string (llmperf's json.dump(default=str) of numpy integers: "131"), or
