@@ -3,25 +3,15 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
-	"container/list"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 )
 
-// pageCache keeps rendered report pages, plain and gzipped, keyed by their
-// ETag, which names the run's revision, the language and the build: an
-// entry can never be stale, only evicted. Rendering the seed report costs
-// about half a millisecond and gzip as much again; serving cached bytes
-// costs neither.
-type pageCache struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // front: most recently used
-	items map[string]*list.Element
-}
+// pageCache keeps rendered report pages, plain and gzipped (see lru).
+// Rendering the seed report costs about half a millisecond and gzip as much
+// again; serving cached bytes costs neither.
+type pageCache = lru[*cachedPage]
 
 type cachedPage struct {
 	key      string
@@ -29,39 +19,7 @@ type cachedPage struct {
 }
 
 func newPageCache(maxBytes int) *pageCache {
-	return &pageCache{max: maxBytes, order: list.New(), items: map[string]*list.Element{}}
-}
-
-func (c *pageCache) get(key string) (*cachedPage, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cachedPage), true
-}
-
-func (c *pageCache) put(p *cachedPage) {
-	n := len(p.html) + len(p.gz)
-	if n > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[p.key]; ok {
-		return
-	}
-	c.items[p.key] = c.order.PushFront(p)
-	c.size += n
-	for c.size > c.max {
-		last := c.order.Back()
-		old := last.Value.(*cachedPage)
-		c.order.Remove(last)
-		delete(c.items, old.key)
-		c.size -= len(old.html) + len(old.gz)
-	}
+	return newLRU(maxBytes, func(p *cachedPage) int { return len(p.html) + len(p.gz) })
 }
 
 // newCachedPage gzips html once, for every later reader.

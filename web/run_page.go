@@ -65,6 +65,6 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.pages.put(page)
+	s.pages.put(page.key, page)
 	return page.write(w, r)
 }

@@ -1,9 +1,7 @@
 package web
 
 import (
-	"container/list"
 	"net/http"
-	"sync"
 
 	"github.com/go-chi/chi/v5"
 
@@ -38,55 +36,12 @@ func (s *Server) runCard(w http.ResponseWriter, r *http.Request) error {
 	return writeBody(w, "image/png", png)
 }
 
-// cardCache is a least-recently-used cache of PNG cards, bounded in bytes.
-// Keys are ETags, which name the run's revision: an entry is never stale.
-type cardCache struct {
-	mu    sync.Mutex
-	max   int
-	size  int
-	order *list.List // front: most recently used; values are *cardEntry
-	items map[string]*list.Element
-}
-
-type cardEntry struct {
-	key string
-	png []byte
-}
+// cardCache keeps link-preview PNGs (see lru).
+type cardCache = lru[[]byte]
 
 // cardCacheBytes holds about 250 cards of ~60 KB.
 const cardCacheBytes = 16 << 20
 
 func newCardCache(maxBytes int) *cardCache {
-	return &cardCache{max: maxBytes, order: list.New(), items: map[string]*list.Element{}}
-}
-
-func (c *cardCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[key]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*cardEntry).png, true
-}
-
-func (c *cardCache) put(key string, png []byte) {
-	if len(png) > c.max {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.items[key]; ok {
-		return
-	}
-	c.items[key] = c.order.PushFront(&cardEntry{key: key, png: png})
-	c.size += len(png)
-	for c.size > c.max {
-		last := c.order.Back()
-		old := last.Value.(*cardEntry)
-		c.order.Remove(last)
-		delete(c.items, old.key)
-		c.size -= len(old.png)
-	}
+	return newLRU(maxBytes, func(png []byte) int { return len(png) })
 }

@@ -5,7 +5,6 @@ package compare
 
 import (
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/chart"
@@ -93,7 +92,7 @@ var letters = []string{"A", "B", "C", "D"}
 // language.
 func Build(l *i18n.Localizer, runs []*run.Run) *View {
 	v := &View{}
-	ctxs, concs := unionAxes(runs)
+	ctxs, concs := report.Axes(runs...)
 	for _, c := range concs {
 		v.Columns = append(v.Columns, report.Column{Concurrency: c, Label: l.Int(int64(c))})
 	}
@@ -121,19 +120,6 @@ func Build(l *i18n.Localizer, runs []*run.Run) *View {
 }
 
 type key struct{ ctx, conc int }
-
-// unionAxes returns every context and concurrency of any run, sorted.
-func unionAxes(runs []*run.Run) (ctxs, concs []int) {
-	for _, r := range runs {
-		for _, c := range r.Decode {
-			ctxs = append(ctxs, c.Context)
-			concs = append(concs, c.Concurrency)
-		}
-	}
-	slices.Sort(ctxs)
-	slices.Sort(concs)
-	return slices.Compact(ctxs), slices.Compact(concs)
-}
 
 func grid(letter, title string, ctxs, concs []int, cells map[key]report.Cell) Grid {
 	g := Grid{Letter: letter, Title: title}

@@ -110,7 +110,7 @@ func EngineLine(r *run.Run, l *i18n.Localizer) string {
 // Summary is "6 contexts (0–248K) × 8 concurrency levels (1–128) · prefill
 // at 8K, 16K, 32K, 64K, 128K": the shape of the grid in one line.
 func Summary(r *run.Run, l *i18n.Localizer) string {
-	ctxs, concs := axes(r)
+	ctxs, concs := Axes(r)
 	var grid string
 	if len(ctxs) > 0 {
 		grid = l.N("run.summary.contexts", len(ctxs), map[string]any{"Range": span(ctxs, ContextLabel)}) +
@@ -127,12 +127,16 @@ func Summary(r *run.Run, l *i18n.Localizer) string {
 	return joinNonEmpty(l.T("common.dot_sep", nil), grid, prefill)
 }
 
-// axes returns the grid's contexts and concurrencies, sorted: those of the
-// derived cells, which already span the declared grid.
-func axes(r *run.Run) (ctxs, concs []int) {
-	for _, c := range r.Decode {
-		ctxs = append(ctxs, c.Context)
-		concs = append(concs, c.Concurrency)
+// Axes returns the contexts and concurrencies of every decode cell of the
+// runs, sorted and without repeats. For one run that is its grid (derived
+// cells already span the declared grid); compare lays several runs out on
+// the grid that holds them all.
+func Axes(runs ...*run.Run) (ctxs, concs []int) {
+	for _, r := range runs {
+		for _, c := range r.Decode {
+			ctxs = append(ctxs, c.Context)
+			concs = append(concs, c.Concurrency)
+		}
 	}
 	slices.Sort(ctxs)
 	slices.Sort(concs)

@@ -45,7 +45,7 @@ func prefillRows(r *run.Run, l *i18n.Localizer) []PrefillRow {
 // concurrencies. A cell missing from the run (status derivation always
 // fills the grid, so only a hand-built run lacks one) is left blank.
 func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Grid {
-	ctxs, concs := axes(r)
+	ctxs, concs := Axes(r)
 	g := Grid{Max: maxValidTPS(r)}
 	for _, c := range concs {
 		g.Columns = append(g.Columns, Column{Concurrency: c, Label: l.Int(int64(c))})
