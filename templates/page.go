@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -106,6 +107,4 @@ func td(ctx context.Context, id string, data map[string]any) string {
 }
 
 // runURL is the address of a run's report page.
-func runURL(id string) string {
-	return "/runs/" + url.PathEscape(id)
-}
+func runURL(id string) string { return paths.Run(id) }

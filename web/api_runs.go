@@ -7,6 +7,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 )
 
 // createdRun is the answer to an upload.
@@ -35,7 +36,7 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	url := s.origin(r) + "/runs/" + res.ID
+	url := paths.RunURL(s.origin(r), res.ID)
 	w.Header().Set("Location", url)
 	status := http.StatusCreated
 	if !res.Created {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -178,7 +179,7 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
 	hw := catalog.Hardware(r.Hardware)
 	model, _ := catalog.Model(it.ModelID)
 	return templates.BrowseRun{
-		ID: it.ID, Title: report.Title(r, l), Href: runURL(it.ID),
+		ID: it.ID, Title: report.Title(r, l), Href: paths.Run(it.ID),
 		Hardware:      link(it.HardwareSlug, hw.Name, hardwareURL),
 		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, engineURL),
 		Model:         link(it.ModelSlug, model.Name, modelURL),
@@ -197,5 +198,3 @@ func browseRuns(l *i18n.Localizer, items []store.RunItem) []templates.BrowseRun 
 	}
 	return out
 }
-
-func runURL(id string) string { return "/runs/" + url.PathEscape(id) }

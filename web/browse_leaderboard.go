@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
@@ -26,7 +27,7 @@ const leaderboardSize = 100
 // fragment scrolls to it (the grid styles :target).
 func cellHref(runID string, context, concurrency int) string {
 	cell := fmt.Sprintf("%d-%d", context, concurrency)
-	return runURL(runID) + "?cell=" + cell + "#cell-" + cell
+	return paths.Run(runID) + "?cell=" + cell + "#cell-" + cell
 }
 
 // formatMetric formats a leaderboard value as the report formats it.

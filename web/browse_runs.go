@@ -7,6 +7,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
@@ -161,7 +162,7 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
 		model, base := catalog.Model(it.ModelID)
 		eng := catalog.Engine(it.EngineName)
 		out.Runs = append(out.Runs, apiRunItem{
-			ID: it.ID, URL: s.origin(r) + runURL(it.ID), Title: report.Title(rr, l),
+			ID: it.ID, URL: s.origin(r) + paths.Run(it.ID), Title: report.Title(rr, l),
 			UploadedAt: it.UploadedAt.Format("2006-01-02T15:04:05.999999Z07:00"), Demo: it.Demo,
 			Hardware:      catalog.Hardware(rr.Hardware),
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},

@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
@@ -66,13 +67,11 @@ func (s *Server) loadShared(w http.ResponseWriter, r *http.Request, id, kind str
 	return rn, false, err
 }
 
-// runPath is the report's path; reportURL its absolute address, in l's
-// language when l is given (the canonical form), bare otherwise (the
-// permalink).
-func runPath(id string) string { return "/runs/" + url.PathEscape(id) }
+// reportURL is the report's absolute address, in l's language when l is
+// given (the canonical form), bare otherwise (the permalink).
 
 func (s *Server) reportURL(r *http.Request, id string, l *i18n.Localizer) string {
-	u := strings.TrimSuffix(s.origin(r), "/") + runPath(id)
+	u := strings.TrimSuffix(s.origin(r), "/") + paths.Run(id)
 	if l != nil {
 		u += "?lang=" + url.QueryEscape(l.Lang())
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/share"
@@ -24,7 +25,7 @@ import (
 // escaped by the templates.
 func (s *Server) shareReport(ctx context.Context, r *http.Request, b *templates.Base, rn *run.Run, l *i18n.Localizer) context.Context {
 	origin := strings.TrimSuffix(s.origin(r), "/")
-	path := runPath(rn.ID)
+	path := paths.Run(rn.ID)
 	lang := "?lang=" + url.QueryEscape(l.Lang())
 	headline := share.Headline(rn, l)
 	card := origin + path + "/card.png" + lang
@@ -66,7 +67,7 @@ func (s *Server) runEmbed(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := i18n.FromContext(r.Context())
 	v := report.Build(rn, l)
-	b := templates.NewBase(l, s.origin(r), &url.URL{Path: runPath(id)}, l.T("share.embed_title", map[string]any{"Title": v.Title}), "")
+	b := templates.NewBase(l, s.origin(r), &url.URL{Path: paths.Run(id)}, l.T("share.embed_title", map[string]any{"Title": v.Title}), "")
 	h := w.Header()
 	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"),
 		"frame-ancestors 'none'", "frame-ancestors *", 1))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 )
 
 // sitemapLimit is the most addresses one sitemap file may hold.
@@ -49,7 +50,7 @@ func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
 		set.URLs = append(set.URLs, sitemapEntry(origin, p, ""))
 	}
 	for _, rn := range runs {
-		set.URLs = append(set.URLs, sitemapEntry(origin, runPath(rn.ID), rn.UploadedAt.Format("2006-01-02")))
+		set.URLs = append(set.URLs, sitemapEntry(origin, paths.Run(rn.ID), rn.UploadedAt.Format("2006-01-02")))
 	}
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -30,7 +31,7 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 			up.Account = account
 			var res *ingest.Result
 			if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
-				http.Redirect(w, r, "/runs/"+res.ID, http.StatusSeeOther)
+				http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
 				return nil
 			}
 		}

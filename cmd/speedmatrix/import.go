@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
@@ -67,7 +68,7 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 		if !created {
 			note = " (already imported)"
 		}
-		fmt.Fprintf(stdout, "%s/runs/%s%s\n", base, id, note)
+		fmt.Fprintf(stdout, "%s%s\n", paths.RunURL(base, id), note)
 	}
 	if failed > 0 {
 		return 1
@@ -119,7 +120,7 @@ func importSweep(ctx context.Context, db *database, names []string, meta ingest.
 	if !res.Created {
 		note = " (already imported)"
 	}
-	fmt.Fprintf(stdout, "%s/runs/%s%s\n", base, res.ID, note)
+	fmt.Fprintf(stdout, "%s%s\n", paths.RunURL(base, res.ID), note)
 	return 0
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/status"
 	"github.com/speedmatrix/speedmatrix/web"
 )
@@ -89,7 +90,7 @@ func loadDemoIfEmpty(ctx context.Context, db *database, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "speedmatrix: loaded %d demo runs (the seed run is /runs/%s)\n", len(ids), ids[0])
+	fmt.Fprintf(out, "speedmatrix: loaded %d demo runs (the seed run is %s)\n", len(ids), paths.Run(ids[0]))
 	// A few synthetic runs (marked demo data) give the browse pages and
 	// compare something to show; `speedmatrix demo --runs N` adds more.
 	created, err := demo.LoadSynthetic(ctx, db.Store, 1, startupSynthetic, 0, nil)

@@ -4,11 +4,11 @@
 package compare
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -100,7 +100,7 @@ func Build(l *i18n.Localizer, runs []*run.Run) *View {
 	named := make([]chart.Named, len(runs))
 	for i, r := range runs {
 		rv := report.Build(r, l)
-		v.Runs = append(v.Runs, Item{Letter: letters[i], ID: r.ID, URL: "/runs/" + url.PathEscape(r.ID),
+		v.Runs = append(v.Runs, Item{Letter: letters[i], ID: r.ID, URL: paths.Run(r.ID),
 			Title: rv.Title, EngineLine: rv.EngineLine, Summary: rv.Summary, Demo: r.Demo})
 		v.Demo = v.Demo || r.Demo
 		cells[i] = map[key]report.Cell{}

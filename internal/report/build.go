@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -30,8 +31,8 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		Rows:            rows(r, l, reasons),
 		StatusNotes:     statusNotes(r, l),
 		TableNote:       l.T("run.note.medians", nil),
-		SourceURL:       "/runs/" + id + "/source",
-		JSONURL:         "/runs/" + id + ".json",
+		SourceURL:       paths.RunFile(id, "/source"),
+		JSONURL:         paths.RunFile(id, ".json"),
 		Demo:            r.Demo,
 		Run:             r,
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -55,14 +56,14 @@ type Source struct {
 // ("https://speedmatrix.example"), used for absolute links.
 func New(r *run.Run, baseURL string) *Document {
 	d := &Document{
-		Schema: Schema, ID: r.ID, URL: baseURL + "/runs/" + r.ID,
+		Schema: Schema, ID: r.ID, URL: paths.RunURL(baseURL, r.ID),
 		Submitter: r.Submitter, SubmitterVerified: r.SubmitterVerified, Profile: r.Profile, Integrity: r.Integrity,
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
 		Settings: r.Settings, Prefill: r.Prefill, Decode: r.Decode,
 		Source: Source{SHA256: r.Source.SHA256, Filename: r.Source.Filename, Size: r.Source.Size,
-			URL: baseURL + "/runs/" + r.ID + "/source"},
+			URL: baseURL + paths.RunFile(r.ID, "/source")},
 	}
 	if d.Prefill == nil {
 		d.Prefill = []run.PrefillRow{}
