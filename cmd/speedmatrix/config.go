@@ -1,9 +1,14 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/web"
@@ -19,34 +24,98 @@ type config struct {
 	Uploads web.UploadPolicy
 }
 
-func configFromEnv() config {
-	return config{
-		Addr:        env("ADDR", "127.0.0.1:8080"),
-		DatabaseURL: os.Getenv("DATABASE_URL"),
-		DataDir:     env("DATA_DIR", "./data"),
-		BaseURL:     os.Getenv("BASE_URL"),
-		Uploads: web.UploadPolicy{RefuseAnonymous: envFalse("ALLOW_ANONYMOUS"),
-			PerHourAddress: envInt("UPLOADS_PER_HOUR_ADDRESS"), PerHourToken: envInt("UPLOADS_PER_HOUR_TOKEN")},
+// configFromEnv reads the configuration from the process's environment.
+func configFromEnv() (config, error) { return readConfig(os.Getenv) }
+
+// readConfig reads the configuration through getenv. A value that cannot
+// be read is an error naming the variable and what it accepts, never a
+// silent default: a typo in ALLOW_ANONYMOUS must not open uploads to
+// everyone. Every bad variable is reported at once.
+func readConfig(getenv func(string) string) (config, error) {
+	e := envReader{get: getenv}
+	cfg := config{
+		Addr:        e.addr("ADDR", "127.0.0.1:8080"),
+		DatabaseURL: getenv("DATABASE_URL"),
+		DataDir:     e.str("DATA_DIR", "./data"),
+		BaseURL:     e.origin("BASE_URL"),
+		Uploads: web.UploadPolicy{
+			RefuseAnonymous: !e.boolean("ALLOW_ANONYMOUS", true),
+			PerHourAddress:  e.integer("UPLOADS_PER_HOUR_ADDRESS"),
+			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
+		},
 	}
+	return cfg, errors.Join(e.errs...)
 }
 
-// envFalse reports a variable set to false ("false", "0", "f").
-func envFalse(name string) bool {
-	b, err := strconv.ParseBool(os.Getenv(name))
-	return err == nil && !b
+// envReader reads variables and collects what it could not read.
+type envReader struct {
+	get  func(string) string
+	errs []error
 }
 
-// envInt reads a whole number; unset or unreadable is 0 (the default).
-func envInt(name string) int {
-	n, _ := strconv.Atoi(os.Getenv(name))
-	return n
+func (e *envReader) fail(name, value, accepted string) {
+	e.errs = append(e.errs, fmt.Errorf("%s=%q cannot be read: %s", name, value, accepted))
 }
 
-func env(name, def string) string {
-	if v := os.Getenv(name); v != "" {
+func (e *envReader) str(name, def string) string {
+	if v := e.get(name); v != "" {
 		return v
 	}
 	return def
+}
+
+// boolean reads yes/no, true/false, on/off or 1/0, in any case.
+func (e *envReader) boolean(name string, def bool) bool {
+	v := strings.TrimSpace(e.get(name))
+	switch strings.ToLower(v) {
+	case "":
+		return def
+	case "1", "true", "yes", "on":
+		return true
+	case "0", "false", "no", "off":
+		return false
+	}
+	e.fail(name, v, "use true or false (also yes/no, on/off, 1/0)")
+	return def
+}
+
+// integer reads a whole number; unset is 0, which the web package takes as
+// its default.
+func (e *envReader) integer(name string) int {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		e.fail(name, v, "use a whole number such as 30 (a negative number means no limit)")
+	}
+	return n
+}
+
+// addr reads a listen address, host:port.
+func (e *envReader) addr(name, def string) string {
+	v := e.str(name, def)
+	if _, port, err := net.SplitHostPort(v); err != nil || port == "" {
+		e.fail(name, v, "use host:port, such as 127.0.0.1:8080 or :8080")
+	}
+	return v
+}
+
+// origin reads a public origin: an http or https URL with a host and no
+// path, query or fragment (the site's links are built under it).
+func (e *envReader) origin(name string) string {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		e.fail(name, v, "use the site's origin, such as https://speedmatrix.example (scheme and host, no path)")
+		return ""
+	}
+	return strings.TrimSuffix(v, "/")
 }
 
 // startNonce stands in for a build id when the binary carries no VCS stamp:

@@ -8,9 +8,14 @@
 //	DATABASE_URL  PostgreSQL URL; empty runs a private cluster under DATA_DIR
 //	DATA_DIR      where the private cluster lives (default ./data)
 //	BASE_URL      public origin for absolute links (default: the request's)
-//	ALLOW_ANONYMOUS  false refuses uploads without a token (default true)
+//	ALLOW_ANONYMOUS  false refuses uploads without a token (default true;
+//	              true/false, yes/no, on/off, 1/0)
 //	UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN  upload rate limits
-//	              (default 30 per address without a token, 120 per token)
+//	              (default 30 per address without a token, 120 per token;
+//	              a negative number means no limit)
+//
+// A value that cannot be read stops every command with exit status 2 and a
+// message naming the variable and what it accepts.
 package main
 
 import (
@@ -19,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -53,8 +59,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cfg := configFromEnv()
-	var err error
+	switch args[0] {
+	case "version":
+		fmt.Fprintln(stdout, buildVersion())
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cfg, err := configFromEnv()
+	if err != nil {
+		// A misread setting (ALLOW_ANONYMOUS=banana) must stop the server
+		// rather than quietly become a default.
+		fmt.Fprintf(stderr, "speedmatrix: %v\n", strings.ReplaceAll(err.Error(), "\n", "\nspeedmatrix: "))
+		return 2
+	}
 	switch args[0] {
 	case "serve":
 		err = serve(ctx, cfg, stdout)
@@ -70,10 +89,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "migrate":
 		err = migrateOnly(ctx, cfg, stdout)
-	case "version":
-		fmt.Fprintln(stdout, buildVersion())
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
 	default:
 		fmt.Fprintf(stderr, "speedmatrix: unknown command %q\n\n%s", args[0], usage)
 		return 2

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func envOf(vars map[string]string) func(string) string {
+	return func(name string) string { return vars[name] }
+}
+
+// TestConfigReadsWhatPeopleWrite: the spellings of yes and no people use
+// all work, and an unset variable keeps its default.
+func TestConfigReadsWhatPeopleWrite(t *testing.T) {
+	for value, refuse := range map[string]bool{
+		"": false, "true": false, "TRUE": false, "yes": false, "on": false, "1": false,
+		"false": true, "False": true, "no": true, "NO": true, "off": true, "0": true,
+	} {
+		cfg, err := readConfig(envOf(map[string]string{"ALLOW_ANONYMOUS": value}))
+		if err != nil {
+			t.Errorf("ALLOW_ANONYMOUS=%q: %v", value, err)
+			continue
+		}
+		if cfg.Uploads.RefuseAnonymous != refuse {
+			t.Errorf("ALLOW_ANONYMOUS=%q: RefuseAnonymous = %v, want %v", value, cfg.Uploads.RefuseAnonymous, refuse)
+		}
+	}
+	cfg, err := readConfig(envOf(map[string]string{
+		"UPLOADS_PER_HOUR_ADDRESS": "12", "UPLOADS_PER_HOUR_TOKEN": "-1",
+		"BASE_URL": "https://speedmatrix.example/", "ADDR": ":9090",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Uploads.PerHourAddress != 12 || cfg.Uploads.PerHourToken != -1 {
+		t.Errorf("rates = %d, %d; want 12, -1", cfg.Uploads.PerHourAddress, cfg.Uploads.PerHourToken)
+	}
+	if cfg.BaseURL != "https://speedmatrix.example" || cfg.Addr != ":9090" || cfg.DataDir != "./data" {
+		t.Errorf("cfg = %+v", cfg)
+	}
+}
+
+// TestConfigRefusesWhatItCannotRead: each unreadable value is named, with
+// what the variable accepts, and all of them are reported at once.
+func TestConfigRefusesWhatItCannotRead(t *testing.T) {
+	bad := map[string]string{
+		"ALLOW_ANONYMOUS":          "banana",
+		"UPLOADS_PER_HOUR_ADDRESS": "ten",
+		"UPLOADS_PER_HOUR_TOKEN":   "1.5",
+		"ADDR":                     "8080",
+		"BASE_URL":                 "speedmatrix.example/runs",
+	}
+	_, err := readConfig(envOf(bad))
+	if err == nil {
+		t.Fatal("no error for unreadable values")
+	}
+	for name, value := range bad {
+		if !strings.Contains(err.Error(), name+`="`+value+`"`) {
+			t.Errorf("error does not name %s=%q:\n%v", name, value, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "true or false") || !strings.Contains(err.Error(), "whole number") {
+		t.Errorf("error does not say what is accepted:\n%v", err)
+	}
+}
+
+// TestServeStopsOnBadConfig is `ALLOW_ANONYMOUS=banana speedmatrix serve`:
+// exit status 2 and the variable's name, before any database is touched.
+func TestServeStopsOnBadConfig(t *testing.T) {
+	t.Setenv("ALLOW_ANONYMOUS", "banana")
+	t.Setenv("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"serve"}, &bytes.Buffer{}, &stderr)
+	if code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), "ALLOW_ANONYMOUS") || !strings.Contains(stderr.String(), "banana") {
+		t.Errorf("stderr does not name the variable: %q", stderr.String())
+	}
+}
