@@ -23,11 +23,7 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := readSubmission(w, r)
-	if err != nil {
-		return err
-	}
-	up, err := sub.upload()
+	up, err := readUpload(w, r)
 	if err != nil {
 		return err
 	}

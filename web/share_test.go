@@ -210,14 +210,17 @@ func TestShareMarkdown(t *testing.T) {
 }
 
 // ingestDemo stores a demo document and returns its id.
-func ingestDemo(t *testing.T, s *site, name string, meta ingest.Meta) string {
+func ingestDemo(t *testing.T, s *site, name, modelID string) string {
 	t.Helper()
 	u, err := demo.Upload(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Model.ID != "" {
-		u.Meta.Model.ID = meta.Model.ID
+	if modelID != "" {
+		if u.Fields == nil {
+			u.Fields = map[string]string{}
+		}
+		u.Fields["model_id"] = modelID
 	}
 	res, err := ingest.Ingest(context.Background(), s.store, u)
 	if err != nil {
@@ -232,7 +235,7 @@ func ingestDemo(t *testing.T, s *site, name string, meta ingest.Meta) string {
 func TestShareOpenGraph(t *testing.T) {
 	s := newSite(t)
 	evil := `x/"><img src=x onerror=alert(1)>'`
-	id := ingestDemo(t, s, demo.SeedRun, ingest.Meta{Model: run.Model{ID: evil}})
+	id := ingestDemo(t, s, demo.SeedRun, evil)
 	_, body := s.get(t, "/runs/"+id+"?lang=en")
 	if strings.Contains(body, "<img src=x") {
 		t.Fatal("the model name reached the page unescaped")
@@ -286,7 +289,7 @@ func TestShareOpenGraph(t *testing.T) {
 func TestShareCard(t *testing.T) {
 	s := newSite(t)
 	seed := s.seed(t)
-	lil := ingestDemo(t, s, "lilbench-2x-rtx-pro-6000.json", ingest.Meta{})
+	lil := ingestDemo(t, s, "lilbench-2x-rtx-pro-6000.json", "")
 	var cards [][]byte
 	for _, id := range []string{seed, lil} {
 		resp, body := s.get(t, "/runs/"+id+"/card.png?lang=ja")
@@ -320,7 +323,7 @@ func TestShareCard(t *testing.T) {
 // TestShareSVGs: grid.svg and badge.svg are well-formed SVG.
 func TestShareSVGs(t *testing.T) {
 	s := newSite(t)
-	id := ingestDemo(t, s, demo.SeedRun, ingest.Meta{Model: run.Model{ID: `a&b/<c> "d"`}})
+	id := ingestDemo(t, s, demo.SeedRun, `a&b/<c> "d"`)
 	for _, p := range []string{"grid.svg", "badge.svg"} {
 		for _, lang := range []string{"en", "zh-Hans"} {
 			resp, body := s.get(t, "/runs/"+id+"/"+p+"?lang="+lang)

@@ -24,25 +24,22 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := readSubmission(w, r)
+	up, err := readUpload(w, r)
 	if err == nil {
-		var up ingest.Upload
-		if up, err = sub.upload(); err == nil {
-			up.Account = account
-			var res *ingest.Result
-			if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
-				http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
-				return nil
-			}
+		up.Account = account
+		var res *ingest.Result
+		if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
+			http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
+			return nil
 		}
 	}
 	pe, ok := problem.As(err)
 	if !ok {
 		return err
 	}
-	form := templates.UploadForm{Values: map[string]string{}, Errors: map[string][]string{}}
-	if sub != nil {
-		form.Values = sub.fields
+	form := templates.UploadForm{Values: up.Fields, Errors: map[string][]string{}}
+	if form.Values == nil {
+		form.Values = map[string]string{}
 	}
 	l := i18n.FromContext(r.Context())
 	for _, p := range pe.Problems {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -32,11 +31,11 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 		fmt.Fprintln(stderr, "speedmatrix import: no files given")
 		return 2
 	}
-	var meta ingest.Meta
+	var fields map[string]string
 	if *metaPath != "" {
 		raw, err := os.ReadFile(*metaPath)
 		if err == nil {
-			meta, err = ingest.MetaFromJSON(raw)
+			fields, err = ingest.FieldsFromJSON(raw)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s\n", *metaPath, describe(err))
@@ -53,22 +52,28 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 	if base == "" {
 		base = "http://" + cfg.Addr
 	}
-	if *sweep {
-		return importSweep(ctx, db, files, meta, base, stdout, stderr)
+	// Each file is one upload, or with --sweep all of them together.
+	uploads := make([][]string, 0, len(files))
+	for _, name := range files {
+		if *sweep {
+			uploads = [][]string{files}
+			break
+		}
+		uploads = append(uploads, []string{name})
 	}
 	failed := 0
-	for _, name := range files {
-		id, created, err := importOne(ctx, db, name, meta)
+	for _, names := range uploads {
+		res, err := importUpload(ctx, db, names, fields)
 		if err != nil {
 			failed++
-			fmt.Fprintf(stderr, "%s: %s\n", name, describe(err))
+			fmt.Fprintf(stderr, "%s: %s\n", strings.Join(names, ", "), describe(err))
 			continue
 		}
 		note := ""
-		if !created {
+		if !res.Created {
 			note = " (already imported)"
 		}
-		fmt.Fprintf(stdout, "%s%s\n", paths.RunURL(base, id), note)
+		fmt.Fprintf(stdout, "%s%s\n", paths.RunURL(base, res.ID), note)
 	}
 	if failed > 0 {
 		return 1
@@ -76,52 +81,23 @@ func importFiles(ctx context.Context, cfg config, args []string, stdout, stderr 
 	return 0
 }
 
-func importOne(ctx context.Context, db *database, name string, meta ingest.Meta) (string, bool, error) {
-	body, err := readFile(name)
-	if err != nil {
-		return "", false, err
+// importUpload reads the named files (inflating .gz ones) as one upload
+// and ingests it, as the API would the same files in one request.
+func importUpload(ctx context.Context, db *database, names []string, fields map[string]string) (*ingest.Result, error) {
+	parts := make([]ingest.Part, 0, len(names))
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		parts = append(parts, ingest.Part{Name: name, Body: f, Gzipped: strings.HasSuffix(name, ".gz")})
 	}
-	res, err := ingest.Ingest(ctx, db.Store, ingest.Upload{Body: body, Filename: name, Meta: meta})
-	if err != nil {
-		return "", false, err
-	}
-	return res.ID, res.Created, nil
-}
-
-func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	files, err := ingest.Open(parts...)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ingest.ReadBody(f, strings.HasSuffix(name, ".gz"))
-}
-
-// importSweep is `import --sweep FILE...`: the files are bundled as the
-// form bundles several files (ingest.Bundle) and become one run, or are
-// refused together.
-func importSweep(ctx context.Context, db *database, names []string, meta ingest.Meta, base string, stdout, stderr io.Writer) int {
-	files := make([]archive.File, 0, len(names))
-	for _, name := range names {
-		body, err := readFile(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s\n", name, describe(err))
-			return 1
-		}
-		files = append(files, archive.File{Name: name, Data: body})
-	}
-	body, filename := ingest.Bundle(files)
-	res, err := ingest.Ingest(ctx, db.Store, ingest.Upload{Body: body, Filename: filename, Meta: meta})
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", filename, describe(err))
-		return 1
-	}
-	note := ""
-	if !res.Created {
-		note = " (already imported)"
-	}
-	fmt.Fprintf(stdout, "%s%s\n", paths.RunURL(base, res.ID), note)
-	return 0
+	return ingest.Ingest(ctx, db.Store, ingest.Upload{Files: files, Fields: fields})
 }
 
 // describe words an error for the shell, in English: a refusal lists every

@@ -1,6 +1,7 @@
 // Package demo loads the runs a fresh site shows: the seed run the product
-// started from (an RTX 3060 matrix, shared/seed/) and a lil-bench upload of a
-// two-GPU workstation, so a newcomer sees real reports at once.
+// started from (an RTX 3060 matrix whose published page the report must
+// match number for number) and a lil-bench upload of a two-GPU
+// workstation, so a newcomer sees real reports at once.
 package demo
 
 import (
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 )
 
@@ -31,13 +33,13 @@ func Upload(name string) (ingest.Upload, error) {
 	if err != nil {
 		return ingest.Upload{}, err
 	}
-	u := ingest.Upload{Body: body, Filename: name}
+	u := ingest.Upload{Files: []archive.File{{Name: name, Data: body}}}
 	if base, ok := strings.CutSuffix(name, ".bench.json"); ok {
 		raw, err := files.ReadFile("runs/" + base + ".meta.json")
 		if err != nil {
 			return ingest.Upload{}, err
 		}
-		if u.Meta, err = ingest.MetaFromJSON(raw); err != nil {
+		if u.Fields, err = ingest.FieldsFromJSON(raw); err != nil {
 			return ingest.Upload{}, fmt.Errorf("demo %s: %w", name, err)
 		}
 	}

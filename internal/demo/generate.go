@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/status"
 )
@@ -54,25 +56,21 @@ func One(seed int64, i int) Synthetic {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(i)))
 	s := pickSetup(rng, i)
 	p := s.parsed(rng)
-	prefill, decode := status.Derive(p)
-	settings := p.Settings
-	settings.Contexts, settings.Concurrencies = status.Grid(p)
-	for _, r := range prefill {
-		settings.PrefillContexts = append(settings.PrefillContexts, r.Context)
+	p.DedupeKey = fmt.Sprintf("demo:%d:%d", seed, i)
+	// The same validation and derivation as every upload.
+	r, err := ingest.Derive(p)
+	if err != nil {
+		panic(fmt.Sprintf("demo run %d of seed %d does not validate: %v", i, seed, err))
 	}
-	r := &run.Run{
-		Submitter: p.Submitter, Provenance: run.Measured, Tool: p.Tool, SourceFormat: SourceFormat,
-		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
-		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt,
-		UploadedAt:   epoch.Add(time.Duration(i)*3*time.Minute + time.Duration(rng.IntN(170))*time.Second),
-		RulesVersion: status.RulesVersion, Demo: true,
-	}
+	r.UploadedAt = epoch.Add(time.Duration(i)*3*time.Minute + time.Duration(rng.IntN(170))*time.Second)
+	r.Demo = true
 	src, err := json.Marshal(export.New(r, ""))
 	if err != nil {
 		panic(err) // plain structs and numbers always marshal
 	}
-	r.Source = run.Source{Filename: fmt.Sprintf("demo-%d-%d.json", seed, i), ContentType: "application/json", Size: int64(len(src))}
-	return Synthetic{Run: r, Key: fmt.Sprintf("demo:%d:%d", seed, i), Source: src}
+	r.Source = run.Source{SHA256: formats.SHA256(src), Filename: fmt.Sprintf("demo-%d-%d.json", seed, i),
+		ContentType: "application/json", Size: int64(len(src))}
+	return Synthetic{Run: r, Key: formats.DedupeKey(p, src), Source: src}
 }
 
 // parsed builds the document the simulated tool would have written: the

@@ -13,40 +13,39 @@ import (
 )
 
 // parseArchive reads a zip or tar of result files (an uploaded archive, or
-// the zip a many-file upload is stored as: archive.Build) as one run: each
-// file by its own format's parser, then sweep.Merge. Every file's problems
-// come back together, under the file's name. A file whose records were all
-// driven by a request rate is left out with a note when the others have
-// cells, as the parsers do with such records inside one file.
+// the zip a many-file upload is stored as: archive.Build) as one run. A
+// gzipped document is the document (once: gzip in gzip is refused like any
+// archive in an archive).
 func parseArchive(data []byte) (*run.Parsed, error) {
 	files, err := archive.Read(data)
 	if err != nil {
 		return nil, err
 	}
+	if len(files) == 1 && files[0].Name == "" {
+		return parseEntry(files[0])
+	}
+	return ParseFiles(files)
+}
+
+// ParseFiles reads the files of one sweep as one run: each file by its own
+// format's parser, then sweep.Merge. Every file's problems come back
+// together, under the file's name. A file whose records were all driven by
+// a request rate is left out with a note when the others have cells, as the
+// parsers do with such records inside one file.
+func ParseFiles(files []archive.File) (*run.Parsed, error) {
 	if len(files) == 0 {
 		return nil, problem.New(problem.Invalid, "$", "problem.formats.archive_empty", nil)
 	}
 	var (
-		parts      []sweep.Part
-		probs      problem.List
-		rateOnly   []problem.Problem
-		kind       = problem.Invalid
-		singleGzip = len(files) == 1 && files[0].Name == ""
+		parts    []sweep.Part
+		probs    problem.List
+		rateOnly []problem.Problem
+		kind     = problem.Invalid
 	)
 	for _, f := range files {
-		if singleGzip {
-			// A gzipped document is the document (once: gzip in gzip is
-			// refused like any archive in an archive).
-			return parseEntry(f)
-		}
 		p, err := parseEntry(f)
 		if err == nil {
-			key := p.DedupeKey // a lil-bench run_id, an export's source hash
-			if key == "" {
-				sum := sha256.Sum256(f.Data)
-				key = export.DedupeKeyPrefix + hex.EncodeToString(sum[:])
-			}
-			parts = append(parts, sweep.Part{Name: f.Name, Key: key, Parsed: p})
+			parts = append(parts, sweep.Part{Name: f.Name, Key: DedupeKey(p, f.Data), Parsed: p})
 			continue
 		}
 		pe, ok := problem.As(err)
@@ -78,6 +77,22 @@ func parseArchive(data []byte) (*run.Parsed, error) {
 		p.Notes = append(p.Notes, sweep.NoteRateRowsSkipped)
 	}
 	return p, nil
+}
+
+// DedupeKey is the one answer to "is this document already stored?": the
+// key the document carries itself (a lil-bench run_id, an export's source
+// hash, a sweep's key from its files' keys), else the SHA-256 of its bytes.
+func DedupeKey(p *run.Parsed, data []byte) string {
+	if p.DedupeKey != "" {
+		return p.DedupeKey
+	}
+	return export.DedupeKeyPrefix + SHA256(data)
+}
+
+// SHA256 is the hex SHA-256 of a document, as its source is identified.
+func SHA256(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // parseEntry parses one file of an archive; an archive in an archive is

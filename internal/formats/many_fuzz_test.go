@@ -18,10 +18,12 @@ var sep = []byte("\n--\n")
 
 // FuzzSweepArchive: the archive and merge path. The input is read as it is
 // (a zip, a tar, a gzip, or anything else) and, when it is not an archive,
-// also as files separated by "\n--\n" and bundled as the doors bundle them.
+// also as files separated by "\n--\n" and uploaded together as the doors
+// upload several files.
 // Never a panic; a refusal always names a path and a message; an accepted
 // upload goes through the whole ingest or is refused cleanly; and the
-// bundle of the same files in reverse order is the same run.
+// same files in reverse order, or read back from the zip they are stored
+// as, are the same run.
 // Plain `go test` runs the seeds only.
 func FuzzSweepArchive(f *testing.F) {
 	files := formatstest.VLLMSweep(f, llama, []int{1000, 4000}, []int{1, 2})
@@ -46,14 +48,23 @@ func FuzzSweepArchive(f *testing.F) {
 		for i, b := range bytes.Split(data, sep) {
 			parts = append(parts, archive.File{Name: string(rune('a' + i%26)), Data: b})
 		}
-		bundle, _ := ingest.Bundle(parts)
-		p, err = formats.Parse(bundle)
-		check(t, bundle, p != nil, err)
+		// Several files as a list (every door), and the same files as
+		// the stored zip (deriving again): one answer, in any order.
+		r, key, err := ingest.Prepare(ingest.Upload{Files: parts}, time.Unix(0, 0))
+		check(t, nil, r != nil, err)
 		slices.Reverse(parts)
-		rev, _ := ingest.Bundle(parts)
-		q, err2 := formats.Parse(rev)
-		if (err == nil) != (err2 == nil) || (p != nil && q != nil && p.DedupeKey != q.DedupeKey) {
-			t.Fatalf("the same files in another order: %v / %v", err, err2)
+		_, key2, err2 := ingest.Prepare(ingest.Upload{Files: parts}, time.Unix(0, 0))
+		if (err == nil) != (err2 == nil) || key != key2 {
+			t.Fatalf("the same files in another order: %v / %v (keys %q, %q)", err, err2, key, key2)
+		}
+		if len(parts) > 1 && err == nil {
+			q, err := formats.Parse(archive.Build(parts))
+			if err != nil {
+				t.Fatalf("the stored zip does not parse as the list did: %v", err)
+			}
+			if q.DedupeKey != key {
+				t.Fatalf("the stored zip's key %q, the list's %q", q.DedupeKey, key)
+			}
 		}
 	})
 }
@@ -75,7 +86,10 @@ func check(t *testing.T, data []byte, parsed bool, err error) {
 	if !parsed {
 		t.Fatal("no result and no error")
 	}
-	if _, _, err := ingest.Prepare(ingest.Upload{Body: data}, time.Unix(0, 0)); err != nil {
+	if data == nil {
+		return
+	}
+	if _, _, err := ingest.Prepare(ingest.Upload{Files: []archive.File{{Data: data}}}, time.Unix(0, 0)); err != nil {
 		if _, ok := problem.As(err); !ok {
 			t.Fatalf("ingest failed without a refusal: %v", err)
 		}

@@ -1,18 +1,18 @@
-// Package ingest is the one path every door (the upload form, the API, the
-// CLI, the demo loader) takes: detect the format, parse, merge the
-// uploader's metadata, validate, derive statuses, store in one transaction.
-// Bad input comes back as a *problem.Error and nothing is stored.
+// Package ingest is the one path every door (the upload form, the API,
+// lil-bench, the CLI, the demo loader) takes: read the files within the
+// limits (Open), detect the format, parse, merge the uploader's metadata,
+// validate, derive statuses, store in one transaction. Bad input comes back
+// as a *problem.Error and nothing is stored.
 package ingest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
-	"github.com/speedmatrix/speedmatrix/internal/formats/export"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/status"
 )
@@ -24,12 +24,14 @@ type Store interface {
 	InsertRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte) (id string, created bool, err error)
 }
 
-// Upload is one document and what came with it.
+// Upload is one upload as a door received it, read but not parsed.
 type Upload struct {
-	// Body is the document, already inflated (see ReadBody).
-	Body     []byte
-	Filename string
-	Meta     Meta
+	// Files is one document, or the files of one sweep (read by Open or
+	// OpenMultipart: inflated, within the limits).
+	Files []archive.File
+	// Fields are the metadata fields as given (form or multipart fields,
+	// the keys of the CLI's --meta file: FieldsFromJSON), by MetaFields name.
+	Fields map[string]string
 	// Account is the handle of the submitter whose token came with the
 	// upload; it wins over the declared submitter and marks the run's name
 	// as verified. Empty for anonymous uploads.
@@ -46,11 +48,11 @@ type Result struct {
 
 // Ingest runs an upload through the whole path and stores it.
 func Ingest(ctx context.Context, st Store, u Upload) (*Result, error) {
-	r, key, err := Prepare(u, time.Now())
+	r, key, source, err := prepare(u, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	id, created, err := st.InsertRun(ctx, r, key, u.Body)
+	id, created, err := st.InsertRun(ctx, r, key, source)
 	if err != nil {
 		return nil, err
 	}
@@ -58,29 +60,81 @@ func Ingest(ctx context.Context, st Store, u Upload) (*Result, error) {
 }
 
 // Prepare does everything but storing: it returns the derived run and its
-// dedupe key.
+// dedupe key. Every problem of the upload comes back at once: a bad
+// metadata field and a bad document are both reported.
 func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
-	p, err := formats.Parse(u.Body)
-	if err != nil {
-		return nil, "", err
+	r, key, _, err := prepare(u, now)
+	return r, key, err
+}
+
+func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
+	meta, metaErr := ParseMeta(func(name string) string { return u.Fields[name] })
+	source, filename, p, err := parse(u.Files)
+	if err == nil {
+		// The fields that were read are merged even when others were not,
+		// so the document is checked with what the uploader meant.
+		merge(p, meta)
+		err = validate(p)
 	}
-	merge(p, u.Meta)
-	if err := validate(p); err != nil {
-		return nil, "", err
-	}
-	sum := sha256.Sum256(u.Body)
-	hash := hex.EncodeToString(sum[:])
-	key := p.DedupeKey
-	if key == "" {
-		key = export.DedupeKeyPrefix + hash
+	if err := join(metaErr, err); err != nil {
+		return nil, "", nil, err
 	}
 	r := derive(p)
 	r.UploadedAt = now.UTC()
-	r.Source = run.Source{SHA256: hash, Filename: u.Filename, ContentType: archive.ContentType(u.Body), Size: int64(len(u.Body))}
+	r.Source = run.Source{SHA256: formats.SHA256(source), Filename: filename,
+		ContentType: archive.ContentType(source), Size: int64(len(source))}
 	if u.Account != "" {
 		r.Submitter, r.SubmitterVerified = u.Account, true
 	}
-	return r, key, nil
+	return r, formats.DedupeKey(p, source), source, nil
+}
+
+// parse reads the files as one run and returns the source to store with
+// it: the document itself, or for several files their canonical zip, so
+// the run can be downloaded whole and derived again.
+func parse(files []archive.File) (source []byte, filename string, p *run.Parsed, err error) {
+	switch len(files) {
+	case 0:
+		return nil, "", nil, problem.New(problem.Invalid, "file", "problem.no_file", nil)
+	case 1:
+		p, err = formats.Parse(files[0].Data)
+		return files[0].Data, files[0].Name, p, err
+	}
+	// Parsed as they will read back from the stored zip.
+	p, err = formats.ParseFiles(archive.Canonical(files))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return archive.Build(files), fmt.Sprintf("sweep-%d-files.zip", len(files)), p, nil
+}
+
+// join puts the problems of the metadata and of the document in one
+// refusal; the document's kind wins, being the more basic one.
+func join(metaErr, docErr error) error {
+	if metaErr == nil {
+		return docErr
+	}
+	fieldErr, _ := problem.As(metaErr)
+	if docErr == nil {
+		return fieldErr
+	}
+	pe, ok := problem.As(docErr)
+	if !ok {
+		return docErr
+	}
+	fieldErr.Problems = append(fieldErr.Problems, pe.Problems...)
+	fieldErr.Kind = pe.Kind
+	return fieldErr
+}
+
+// Derive builds the run to store from a document parsed elsewhere (the
+// demo's synthetic runs): it is validated and derived as an upload is.
+// Source, dedupe key and upload time are the caller's.
+func Derive(p *run.Parsed) (*run.Run, error) {
+	if err := validate(p); err != nil {
+		return nil, err
+	}
+	return derive(p), nil
 }
 
 // derive builds the stored run from a parsed, validated document: statuses

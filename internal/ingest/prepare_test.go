@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -24,11 +25,11 @@ func seedUpload(t testing.TB) Upload {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, err := MetaFromJSON(raw)
+	fields, err := FieldsFromJSON(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Upload{Body: body, Filename: "benchmark_results.json", Meta: meta}
+	return Upload{Files: []archive.File{{Name: "benchmark_results.json", Data: body}}, Fields: fields}
 }
 
 var statusLabel = map[string]run.Status{"Valid": run.Valid, "Requests queued": run.Queued, "Over capacity": run.OverCapacity}
@@ -116,7 +117,7 @@ func TestExportRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				u = Upload{Body: body}
+				u = Upload{Files: []archive.File{{Data: body}}}
 			}
 			first, key, err := Prepare(u, time.Now())
 			if err != nil {
@@ -127,7 +128,7 @@ func TestExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			second, key2, err := Prepare(Upload{Body: doc}, time.Now())
+			second, key2, err := Prepare(Upload{Files: []archive.File{{Data: doc}}}, time.Now())
 			if err != nil {
 				t.Fatalf("re-import: %v", err)
 			}
@@ -148,7 +149,7 @@ func comparable(r *run.Run) any {
 }
 
 func TestRefusals(t *testing.T) {
-	seed := string(seedUpload(t).Body)
+	seed := string(seedUpload(t).Files[0].Data)
 	tests := []struct {
 		name, body, key string
 		kind            problem.Kind
@@ -168,7 +169,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := Prepare(Upload{Body: []byte(tt.body)}, time.Now())
+			_, _, err := Prepare(Upload{Files: []archive.File{{Data: []byte(tt.body)}}}, time.Now())
 			pe, ok := problem.As(err)
 			if !ok {
 				t.Fatalf("Prepare = %v, want a refusal", err)

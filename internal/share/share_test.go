@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
@@ -157,7 +158,7 @@ func TestCard(t *testing.T) {
 	runs := map[string]*run.Run{
 		"seed":     demoRun(t, demo.SeedRun),
 		"lilbench": demoRun(t, "lilbench-2x-rtx-pro-6000.json"),
-		"v078":     ingested(t, ingest.Upload{Body: u78, Filename: "benchmark_results.json", Meta: ingest.Meta{Hardware: run.Hardware{GPUName: "RTX 4090", VRAMGB: 24}}}),
+		"v078":     ingested(t, ingest.Upload{Files: []archive.File{{Name: "benchmark_results.json", Data: u78}}, Fields: map[string]string{"gpu_name": "RTX 4090", "vram_gb": "24"}}),
 	}
 	seen := map[string]string{}
 	for name, r := range runs {

@@ -102,3 +102,34 @@ func TestBuild(t *testing.T) {
 		t.Errorf("Read(Build) = %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestCanonicalIsWhatReadGivesBack: a many-file upload is parsed from its
+// canonical list and derived again later from the stored zip, so both must
+// be the same files, in the same order, under the same names.
+func TestCanonicalIsWhatReadGivesBack(t *testing.T) {
+	files := []File{
+		{Name: "dir/a.json", Data: []byte(`{"n":2}`)},
+		{Name: `C:\runs\a.json`, Data: []byte(`{"n":1}`)},
+		{Name: "a (2).json", Data: []byte(`{"n":3}`)},
+		{Name: ".hidden.json", Data: []byte(`{"n":4}`)},
+		{Name: "", Data: []byte(`{"n":5}`)},
+	}
+	canon := Canonical(files)
+	back, err := Read(Build(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(canon) {
+		t.Fatalf("Read gave %d files, Canonical %d", len(back), len(canon))
+	}
+	seen := map[string]bool{}
+	for i := range canon {
+		if back[i].Name != canon[i].Name || string(back[i].Data) != string(canon[i].Data) {
+			t.Errorf("file %d: read back %q %s, canonical %q %s", i, back[i].Name, back[i].Data, canon[i].Name, canon[i].Data)
+		}
+		if seen[canon[i].Name] {
+			t.Errorf("name %q twice", canon[i].Name)
+		}
+		seen[canon[i].Name] = true
+	}
+}

@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// Build stores the files of a many-file upload as one zip, the run's source.
-// The same files give the same bytes in whatever order they arrived: they
-// are sorted by name then content, have no timestamps, and names are cut to
-// their last element (a part's name is the uploader's label; a zip that
-// unpacks outside its folder would be a gift to whoever downloads it).
-// Equal names get " (2)", " (3)" … before the extension.
-func Build(files []File) []byte {
+// Canonical is the files of a many-file upload as they are stored and
+// read: the same files give the same list in whatever order they arrived.
+// They are sorted by name then content, and names are cut to their last
+// element (a part's name is the uploader's label; a zip that unpacks
+// outside its folder would be a gift to whoever downloads it). Equal names
+// get " (2)", " (3)" … before the extension, so every name is unique.
+func Canonical(files []File) []File {
 	sorted := make([]File, len(files))
 	for i, f := range files {
 		sorted[i] = File{Name: baseName(f.Name), Data: f.Data}
@@ -26,17 +26,27 @@ func Build(files []File) []byte {
 		}
 		return bytes.Compare(a.Data, b.Data)
 	})
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
 	seen := map[string]bool{}
-	for _, f := range sorted {
+	for i, f := range sorted {
 		name := f.Name
 		for n := 2; seen[name]; n++ {
 			ext := path.Ext(f.Name)
 			name = strings.TrimSuffix(f.Name, ext) + " (" + strconv.Itoa(n) + ")" + ext
 		}
 		seen[name] = true
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+		sorted[i].Name = name
+	}
+	return sorted
+}
+
+// Build stores files, in Canonical form, as one zip: the run's source, so
+// it can be downloaded whole and derived again. The zip has no timestamps,
+// so the same files give the same bytes; Read gives back Canonical(files).
+func Build(files []File) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range Canonical(files) {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate})
 		if err == nil {
 			_, err = w.Write(f.Data)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -58,7 +59,7 @@ func Check(t *testing.T, data []byte, p *run.Parsed, err error) {
 		}
 	}
 	status.Derive(p)
-	if _, _, err := ingest.Prepare(ingest.Upload{Body: data}, time.Unix(0, 0)); err != nil {
+	if _, _, err := ingest.Prepare(ingest.Upload{Files: []archive.File{{Data: data}}}, time.Unix(0, 0)); err != nil {
 		if _, ok := problem.As(err); !ok {
 			t.Fatalf("ingest failed without a refusal: %v", err)
 		}
