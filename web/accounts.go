@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/ratelimit"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -21,26 +19,6 @@ type accountStore interface {
 	TokenSubmitter(ctx context.Context, hash []byte) (string, error)
 	DeleteOwnedRun(ctx context.Context, id, handle string) error
 	GetOrg(ctx context.Context, slug string) (*store.Org, error)
-}
-
-// accountRoutes mounts the account area's pages and the lil-bench API:
-// organisation pages, /api/bench (lil-bench's upload protocol), the OpenAPI
-// document and its readable twin /docs/api.
-func (s *Server) accountRoutes(r chi.Router) {
-	r.Get("/orgs/{slug}", s.wrap(s.orgPage, false))
-	r.Route("/api/bench", func(api chi.Router) {
-		api.Use(apiCORS)
-		api.Post("/runs", s.wrap(s.benchUpload, true))
-		api.Get("/whoami", s.wrap(s.benchWhoami, true))
-		api.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
-	})
-	r.Get("/api/openapi.json", s.openAPI)
-	r.Get("/docs/api", s.wrap(s.apiDocsPage, false))
-}
-
-// accountAPI mounts the account area's API endpoints under /api/v1.
-func (s *Server) accountAPI(api chi.Router) {
-	api.Delete("/runs/{id}", s.wrap(s.apiDeleteRun, true))
 }
 
 // UploadPolicy says who may upload and how often.

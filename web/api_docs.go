@@ -31,9 +31,7 @@ func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Cache-Control", "public, max-age=3600")
-	h.Set("ETag", openAPIETag)
-	if strings.Contains(r.Header.Get("If-None-Match"), openAPIETag) {
-		w.WriteHeader(http.StatusNotModified)
+	if notModified(w, r, openAPIETag) {
 		return
 	}
 	h.Set("Content-Type", "application/json; charset=utf-8")

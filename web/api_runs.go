@@ -41,12 +41,10 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, status, createdRun{ID: res.ID, URL: url})
 }
 
-// apiGetRun is GET /api/v1/runs/{id}, the same document as /runs/{id}.json.
-func (s *Server) apiGetRun(w http.ResponseWriter, r *http.Request) error {
-	return s.serveRunJSON(w, r, chi.URLParam(r, "id"))
-}
-
-func (s *Server) serveRunJSON(w http.ResponseWriter, r *http.Request, id string) error {
+// runJSON is GET /runs/{id}.json and GET /api/v1/runs/{id}: the run as
+// speedmatrix-run/1, the document every export and re-import shares.
+func (s *Server) runJSON(w http.ResponseWriter, r *http.Request) error {
+	id := chi.URLParam(r, "id")
 	if !validID(id) {
 		return errNotFound
 	}

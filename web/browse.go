@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -29,26 +27,6 @@ type browseStore interface {
 	BestAt(ctx context.Context, kind, slug string, points []store.GridPoint) (map[store.GridPoint]store.LeaderRow, error)
 	Search(ctx context.Context, text string, limit int) ([]store.Found, error)
 	CountIdentities(ctx context.Context, kind string) ([]store.IdentityRuns, error)
-}
-
-// browseRoutes mounts the browse area's pages: /runs, /leaderboard, /hardware/{slug}, /engines/{slug}, /models/{slug},
-// /submitters/{handle} and the read API's lists (issue 3, issue 4 §3).
-func (s *Server) browseRoutes(r chi.Router) {
-	r.Get("/runs", s.wrap(s.runsPage, false))
-	r.Get("/leaderboard", s.wrap(s.leaderboardPage, false))
-	r.Get("/search", s.wrap(s.searchPage, false))
-	r.Get("/hardware/{slug}", s.wrap(s.entityPage(store.KindHardware), false))
-	r.Get("/engines/{slug}", s.wrap(s.entityPage(store.KindEngine), false))
-	r.Get("/models/{slug}", s.wrap(s.entityPage(store.KindModel), false))
-	r.Get("/submitters/{slug}", s.wrap(s.entityPage(store.KindSubmitter), false))
-}
-
-// browseAPI mounts the browse area's API endpoints under /api/v1.
-func (s *Server) browseAPI(api chi.Router) {
-	api.Get("/runs", s.wrap(s.apiListRuns, true))
-	for _, l := range apiIdentityLists {
-		api.Get(l.path, s.wrap(s.apiIdentities(l.field, l.kind, l.param, l.page), true))
-	}
 }
 
 var errBadRequest = &httpError{status: http.StatusBadRequest, key: "error.invalid"}

@@ -18,21 +18,24 @@ type apiIdentity struct {
 	Base    *catalog.Identity `json:"base,omitempty"`
 }
 
-// apiIdentityLists are the lists of GET /api/v1/hardware, /models and
-// /engines: the field each answer names its list by, the kind, the page
-// and the /runs filter parameter.
-var apiIdentityLists = []struct {
-	path, field, kind, param string
-	page                     func(string) string
-}{
-	{"/hardware", "hardware", store.KindHardware, "hardware", hardwareURL},
-	{"/engines", "engines", store.KindEngine, "engine", engineURL},
-	{"/models", "models", store.KindModel, "model", modelURL},
+// identityList is one of the lists of GET /api/v1/hardware, /engines and
+// /models: the field the answer names its list by, the kind, the /runs
+// filter parameter and the page of an identity.
+type identityList struct {
+	field, kind, param string
+	page               func(string) string
 }
 
-// apiIdentities serves one of the lists: every identity of kind with runs,
-// most runs first (model variants carry their base model).
-func (s *Server) apiIdentities(field, kind, param string, page func(string) string) handlerFunc {
+var (
+	hardwareList = identityList{"hardware", store.KindHardware, "hardware", hardwareURL}
+	engineList   = identityList{"engines", store.KindEngine, "engine", engineURL}
+	modelList    = identityList{"models", store.KindModel, "model", modelURL}
+)
+
+// apiIdentities serves one of the lists: every identity of its kind with
+// runs, most runs first (model variants carry their base model).
+func (s *Server) apiIdentities(list identityList) handlerFunc {
+	field, kind, param, page := list.field, list.kind, list.param, list.page
 	return func(w http.ResponseWriter, r *http.Request) error {
 		list, err := s.store.CountIdentities(r.Context(), kind)
 		if err != nil {

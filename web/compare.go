@@ -20,13 +20,6 @@ type compareStore interface {
 	CompareCandidates(ctx context.Context, id string, limit int) (sameModel, sameHardware []*run.Run, err error)
 }
 
-// compareRoutes mounts the compare area's pages: /compare?runs=a,b and the
-// page that offers runs to compare one with (issue 3).
-func (s *Server) compareRoutes(r chi.Router) {
-	r.Get("/compare", s.wrap(s.comparePage, false))
-	r.Get("/compare/with/{id}", s.wrap(s.compareWithPage, false))
-}
-
 // comparePage is GET /compare?runs=a,b[,c,d]: the runs' grids side by
 // side, the ratio grids and the overlaid charts. A bad list is refused
 // with a page that says what is wrong with it.

@@ -9,7 +9,8 @@ import (
 )
 
 // handlerFunc is a handler that returns its error instead of writing it, so
-// one place (wrap) decides statuses and error pages.
+// one place (adapt, through s.page or s.api) decides statuses and error
+// pages.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // httpError is an error with the status it should answer.
@@ -22,10 +23,17 @@ func (e *httpError) Error() string { return http.StatusText(e.status) }
 
 var errNotFound = &httpError{status: http.StatusNotFound, key: "error.not_found"}
 
-// wrap adapts a handlerFunc for the router: not-found errors become 404,
-// refusals their 4xx, anything else a logged 500. HTML and JSON routes answer
-// in their own format.
-func (s *Server) wrap(h handlerFunc, asJSON bool) http.HandlerFunc {
+// page adapts a page's handlerFunc for the router: errors become an error
+// page in the reader's language (see answer).
+func (s *Server) page(h handlerFunc) http.HandlerFunc { return s.adapt(h, false) }
+
+// api adapts an API handlerFunc for the router: errors become a JSON body,
+// refusals with their problems (see answer).
+func (s *Server) api(h handlerFunc) http.HandlerFunc { return s.adapt(h, true) }
+
+// adapt runs h and answers its error: not-found errors become 404,
+// refusals their 4xx, anything else a logged 500.
+func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		sw := &startedWriter{ResponseWriter: w}
 		err := h(sw, r)

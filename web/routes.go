@@ -5,11 +5,15 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
-// routes is the site's address book: every path, and the handler behind it.
-// Addresses are part of the product (forum links must work for years), so
-// they change only by adding.
+// routes is the site's address book: every address, suffixes included, and
+// the handler behind it, so one table can be audited. Addresses are part
+// of the product (forum links must work for years), so they change only by
+// adding. Pages answer errors with an error page (s.page), the API with
+// JSON (s.api).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, s.accessLog, securityHeaders)
@@ -23,38 +27,74 @@ func (s *Server) routes() http.Handler {
 		// Pages and JSON are compressed on the fly; the report page brings
 		// its own cached gzip, which the compressor leaves alone.
 		r.Use(middleware.Compress(5, "text/html", "application/json"))
-		r.Get("/", s.wrap(s.home, false))
-		r.Get("/runs/{id}", s.wrap(s.runPage, false)) // also /runs/{id}.json
-		r.Get("/runs/{id}/source", s.wrap(s.runSource, false))
-		r.Get("/docs/formats", s.wrap(s.docsFormats, false))
-		r.Route("/upload", func(r chi.Router) {
-			// Browsers send Sec-Fetch-Site/Origin; a cross-site form post is
-			// refused before it reaches the handler (CSRF).
-			r.Use(s.csrf)
-			r.Get("/", s.wrap(s.uploadForm, false))
-			r.Post("/", s.wrap(s.uploadSubmit, false))
-		})
+		r.Get("/", s.page(s.home))
+
+		// A run: the report and its twins (run_page.go, share*.go).
+		r.Get("/runs/{id}", s.page(s.runPage))
+		r.Get("/runs/{id}.json", s.page(s.runJSON))
+		r.Get("/runs/{id}.csv", s.page(s.runExport(".csv")))
+		r.Get("/runs/{id}.md", s.page(s.runExport(".md")))
+		r.Get("/runs/{id}.txt", s.page(s.runExport(".txt")))
+		r.Get("/runs/{id}.bbcode", s.page(s.runExport(".bbcode")))
+		r.Get("/runs/{id}/source", s.page(s.runSource))
+		r.Get("/runs/{id}/card.png", s.page(s.runCard))
+		r.Get("/runs/{id}/grid.svg", s.page(s.runImage(gridSVG)))
+		r.Get("/runs/{id}/badge.svg", s.page(s.runImage(badgeSVG)))
+		r.Get("/runs/{id}/embed", s.page(s.runEmbed))
+
+		// Browse (browse*.go) and compare (compare.go).
+		r.Get("/runs", s.page(s.runsPage))
+		r.Get("/leaderboard", s.page(s.leaderboardPage))
+		r.Get("/search", s.page(s.searchPage))
+		r.Get("/hardware/{slug}", s.page(s.entityPage(store.KindHardware)))
+		r.Get("/engines/{slug}", s.page(s.entityPage(store.KindEngine)))
+		r.Get("/models/{slug}", s.page(s.entityPage(store.KindModel)))
+		r.Get("/submitters/{slug}", s.page(s.entityPage(store.KindSubmitter)))
+		r.Get("/orgs/{slug}", s.page(s.orgPage))
+		r.Get("/compare", s.page(s.comparePage))
+		r.Get("/compare/with/{id}", s.page(s.compareWithPage))
+
+		// Upload (upload*.go). Browsers send Sec-Fetch-Site/Origin; a
+		// cross-site form post is refused before it reaches the handler.
+		r.With(s.csrf).Get("/upload", s.page(s.uploadForm))
+		r.With(s.csrf).Post("/upload", s.page(s.uploadSubmit))
+
+		// Documentation and site files.
+		r.Get("/docs/formats", s.page(s.docsFormats))
+		r.Get("/docs/api", s.page(s.apiDocsPage))
+		r.Get("/api/openapi.json", s.openAPI)
+		r.Get("/sitemap.xml", s.page(s.sitemap))
+		r.Get("/robots.txt", s.robots)
+
+		// The API: reads open to every origin (api_docs_cors.go).
 		r.Route("/api/v1", func(api chi.Router) {
-			api.Use(apiCORS) // reads open to every origin (api_docs_cors.go)
-			api.Post("/runs", s.wrap(s.apiCreateRun, true))
-			api.Get("/runs/{id}", s.wrap(s.apiGetRun, true))
-			s.browseAPI(api)
-			s.accountAPI(api)
-			api.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, true))
+			api.Use(apiCORS)
+			api.Post("/runs", s.api(s.apiCreateRun))
+			api.Get("/runs", s.api(s.apiListRuns))
+			api.Get("/runs/{id}", s.api(s.runJSON))
+			api.Delete("/runs/{id}", s.api(s.apiDeleteRun))
+			api.Get("/hardware", s.api(s.apiIdentities(hardwareList)))
+			api.Get("/engines", s.api(s.apiIdentities(engineList)))
+			api.Get("/models", s.api(s.apiIdentities(modelList)))
+			api.NotFound(s.api(notFound))
 		})
-		// Each area mounts its own pages (files browse.go, compare.go,
-		// share.go, accounts.go).
-		s.browseRoutes(r)
-		s.compareRoutes(r)
-		s.shareRoutes(r)
-		s.accountRoutes(r)
-		r.NotFound(s.wrap(func(http.ResponseWriter, *http.Request) error { return errNotFound }, false))
-		r.MethodNotAllowed(s.wrap(func(http.ResponseWriter, *http.Request) error {
+		// lil-bench's upload protocol (accounts_runs.go).
+		r.Route("/api/bench", func(api chi.Router) {
+			api.Use(apiCORS)
+			api.Post("/runs", s.api(s.benchUpload))
+			api.Get("/whoami", s.api(s.benchWhoami))
+			api.NotFound(s.api(notFound))
+		})
+
+		r.NotFound(s.page(notFound))
+		r.MethodNotAllowed(s.page(func(http.ResponseWriter, *http.Request) error {
 			return &httpError{status: http.StatusMethodNotAllowed, key: "error.method"}
-		}, false))
+		}))
 	})
 	return r
 }
+
+func notFound(http.ResponseWriter, *http.Request) error { return errNotFound }
 
 // csrf refuses cross-origin, state-changing browser requests using the
 // Fetch metadata headers every current browser sends (net/http's

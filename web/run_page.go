@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -14,17 +13,11 @@ import (
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// runPage is GET /runs/{id}, the report, and its twin /runs/{id}.json.
-// Both are revalidated with an ETag made of the run's revision, the
-// language and the build, checked before the run is loaded and rendered.
+// runPage is GET /runs/{id}, the report. It is revalidated with an ETag
+// made of the run's revision, the language and the build, checked before
+// the run is loaded and rendered.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "id")
-	if jsonID, ok := strings.CutSuffix(id, ".json"); ok {
-		return s.serveRunJSON(w, r, jsonID)
-	}
-	if bare, e, ok := exportFor(id); ok { // .csv, .md, .txt, .bbcode (share_export.go)
-		return s.serveRunExport(w, r, bare, e, strings.TrimPrefix(id, bare))
-	}
 	if !validID(id) {
 		return errNotFound
 	}
@@ -35,10 +28,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := i18n.FromContext(ctx)
 	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + l.Lang() + "-" + s.version + `"`
-	w.Header().Set("ETag", etag)
 	w.Header().Set("Cache-Control", "no-cache")
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
+	if notModified(w, r, etag) {
 		return nil
 	}
 	// The cached page is the same for every reader of this language: its

@@ -35,11 +35,13 @@ func (s *Server) runSource(w http.ResponseWriter, r *http.Request) error {
 		name = "speedmatrix-" + id + ext
 	}
 	h := w.Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	if notModified(w, r, `"`+src.SHA256+`"`) {
+		return nil
+	}
 	h.Set("Content-Type", ct)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("ETag", `"`+src.SHA256+`"`)
 	_, err = w.Write(body)
 	return err
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -18,18 +16,6 @@ import (
 // shareStore is what the share area needs of the database.
 type shareStore interface {
 	SitemapRuns(ctx context.Context, limit int) ([]store.SitemapRun, error)
-}
-
-// shareRoutes mounts the share area's pages: link previews, exports (.csv, .md, …), embeds and cards (issue 4).
-// The exports themselves (/runs/{id}.csv, .md, .txt, .bbcode) share the
-// /runs/{id} route with the report; runPage hands them to serveRunExport.
-func (s *Server) shareRoutes(r chi.Router) {
-	r.Get("/runs/{id}/card.png", s.wrap(s.runCard, false))
-	r.Get("/runs/{id}/grid.svg", s.wrap(s.runImage(gridSVG), false))
-	r.Get("/runs/{id}/badge.svg", s.wrap(s.runImage(badgeSVG), false))
-	r.Get("/runs/{id}/embed", s.wrap(s.runEmbed, false))
-	r.Get("/sitemap.xml", s.wrap(s.sitemap, false))
-	r.Get("/robots.txt", s.robots)
 }
 
 // shareETag names one rendering of a run: its revision, the language, the
@@ -50,12 +36,7 @@ func (s *Server) revalidate(w http.ResponseWriter, r *http.Request, id, kind str
 		return "", false, err
 	}
 	etag = s.shareETag(id, rev, i18n.FromContext(r.Context()), kind)
-	w.Header().Set("ETag", etag)
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return etag, true, nil
-	}
-	return etag, false, nil
+	return etag, notModified(w, r, etag), nil
 }
 
 // loadShared is revalidate followed by loading the run.

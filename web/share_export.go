@@ -20,7 +20,7 @@ type textExport struct {
 	render      func(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error
 }
 
-// exports are the text exports by suffix; runPage dispatches to them.
+// exports are the text exports by suffix (routes.go registers each).
 var exports = map[string]textExport{
 	".csv": {"text/csv; charset=utf-8; header=present", true, func(w io.Writer, r *run.Run, l *i18n.Localizer, _ string) error {
 		return share.CSV(w, r, l)
@@ -30,19 +30,19 @@ var exports = map[string]textExport{
 	".bbcode": {"text/plain; charset=utf-8", false, share.BBCode},
 }
 
-// exportFor splits "k3x9q2.csv" into the id and its export.
-func exportFor(idWithExt string) (string, textExport, bool) {
-	for ext, e := range exports {
-		if id, ok := strings.CutSuffix(idWithExt, ext); ok {
-			return id, e, true
-		}
-	}
-	return "", textExport{}, false
-}
-
-// serveRunExport answers /runs/{id}.csv, .md, .txt and .bbcode in the
+// runExport is GET /runs/{id}.csv, .md, .txt or .bbcode (ext) in the
 // reader's language, revalidated like the report. The Link header names
 // the report as the canonical page, so search engines index that instead.
+func (s *Server) runExport(ext string) handlerFunc {
+	e, ok := exports[ext]
+	if !ok {
+		panic("web: no export " + ext) // a typo in routes.go, caught at start
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		return s.serveRunExport(w, r, chi.URLParam(r, "id"), e, ext)
+	}
+}
+
 func (s *Server) serveRunExport(w http.ResponseWriter, r *http.Request, id string, e textExport, ext string) error {
 	rn, done, err := s.loadShared(w, r, id, ext)
 	if err != nil || done {

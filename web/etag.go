@@ -1,0 +1,35 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+)
+
+// notModified is the one ETag/304 helper of every cached answer: it sets
+// etag on the response and, when the request's If-None-Match already has
+// it, answers 304 and reports true, so the caller loads and sends nothing
+// more. Comparison is weak, as RFC 9110 asks for If-None-Match: W/"x"
+// matches "x".
+func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
+	w.Header().Set("ETag", etag)
+	if !matches(r.Header.Get("If-None-Match"), etag) {
+		return false
+	}
+	w.WriteHeader(http.StatusNotModified)
+	return true
+}
+
+// matches reports whether an If-None-Match list names etag, or is "*".
+func matches(list, etag string) bool {
+	if list == "" {
+		return false
+	}
+	want := strings.TrimPrefix(etag, "W/")
+	for _, tag := range strings.Split(list, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == want {
+			return true
+		}
+	}
+	return false
+}
