@@ -23,7 +23,7 @@ const targetCellJS = `(() => {
 	return td.dataset.context + 'x' + td.dataset.concurrency + ' outline ' + getComputedStyle(td).outlineStyle;
 })()`
 
-// TestBrowserLeaderboardToCompare is issue 3's reader path in a real
+// TestBrowserLeaderboardToCompare is the browse reader's path in a real
 // browser: filter the leaderboard with its form, follow the remaining row
 // to its run with the cell highlighted, go "compare with…" to a run of the
 // same model on other hardware, and read the ratio. Three runs make the

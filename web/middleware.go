@@ -38,8 +38,8 @@ func (s *Server) language(next http.Handler) http.Handler {
 }
 
 // securityHeaders sets what every answer carries: only our own scripts and
-// styles, no framing except by the embed pages of later versions, no MIME
-// sniffing.
+// styles, no framing (the /runs/{id}/embed page alone allows it, see
+// runEmbed), no MIME sniffing.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

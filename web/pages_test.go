@@ -20,16 +20,16 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 	s := newSite(t)
 	id := s.seed(t)
 	pages := map[string]int{"/": 200, "/upload": 200, "/runs/" + id: 200, "/runs/nosuchrun": 404, "/no/such/page": 404,
-		// browse (issue 3): the seed run's identities
+		// browse: the seed run's identities
 		"/runs": 200, "/leaderboard": 200, "/search": 200, "/hardware/rtx-3060-12gb": 200, "/engines/vllm": 200,
 		"/models/qwen3-5-4b": 200, "/models/redhatai-qwen3-5-4b-fp8-dynamic": 200, "/submitters/sandberg": 200}
-	// Accounts (issue 4): the API guide and an organisation page.
+	// Accounts: the API guide and an organisation page.
 	seedOrg(t, s)
 	pages["/docs/api"], pages["/orgs/lil-lab"], pages["/orgs/no-such-org"] = 200, 200, 404
 	pages["/docs/formats"] = 200
-	// Share (issue 4): the page made for iframes.
+	// Share: the page made for iframes.
 	pages["/runs/"+id+"/embed"] = 200
-	// Compare (issue 3): a comparison, the picker, and a refusal.
+	// Compare: a comparison, the picker, and a refusal.
 	other := s.seedLilbench(t)
 	pages["/compare?runs="+id+","+other], pages["/compare/with/"+id], pages["/compare?runs="+id+",nosuchrun"] = 200, 200, 404
 	for _, lang := range i18n.Languages {

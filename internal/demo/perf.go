@@ -131,7 +131,7 @@ func (s *setup) stepSeconds(ctx int, b float64) float64 {
 
 // measure simulates one decode cell.
 func (s *setup) measure(rng *rand.Rand, ctx, conc int) run.Measurement {
-	active := float64(conc)
+	var active float64 // requests decoding at once, on average
 	switch {
 	case s.slots > 0 && conc > s.slots:
 		active = float64(s.slots)

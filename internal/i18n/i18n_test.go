@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -53,7 +54,11 @@ func TestNumbers(t *testing.T) {
 		{en, en.Dec(0.8, 2), "0.80"},
 		{en, en.Dec(29.94, 1), "29.9"},
 		{en, en.Dec(224.0, 1), "224.0"},
-		{en, en.Dec(-0.0, 1), "0.0"},
+		// Go's -0.0 literal is positive zero: the sign has to be made.
+		{en, en.Dec(math.Copysign(0, -1), 1), "0.0"},
+		{en, en.Dec(-0.04, 1), "0.0"},
+		{de, de.Dec(-0.004, 2), "0,00"},
+		{en, en.Dec(-0.06, 1), "-0.1"},
 		{en, en.Int(0), "0"},
 		{en, en.Int(286720), "286,720"},
 	}

@@ -71,7 +71,7 @@ func TestSeedStatuses(t *testing.T) {
 	}
 }
 
-// TestSeedKVBudgetRange checks the brief's claim: under the tool's own skip
+// TestSeedKVBudgetRange checks a claim about the seed run: under the tool's own skip
 // rule, any KV budget from 278,528 to 294,911 tokens reproduces every skip
 // of the seed page — the rule skips exactly the cells the page shows as not
 // run — and the budgets just outside do not.

@@ -1,5 +1,5 @@
 // Package status decides the status of every decode cell and prefill row of a
-// run: the rules v1 of the product brief, first match wins. It is the only
+// run: rules v1, first match wins (each rule is written out below). It is the only
 // place a status is decided; the page, the API and the exports read what it
 // returns.
 package status
