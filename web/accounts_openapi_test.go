@@ -28,23 +28,7 @@ type apiCall struct {
 // shape), and checks that every /api route of the router is documented.
 func TestOpenAPI(t *testing.T) {
 	s := newSite(t)
-	resp, raw := s.get(t, "/api/openapi.json")
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("/api/openapi.json = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	doc, err := libopenapi.NewDocument([]byte(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, errs := validator.NewValidator(doc)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	if ok, verrs := v.ValidateDocument(); !ok {
-		for _, e := range verrs {
-			t.Errorf("document: %s: %s", e.Message, e.Reason)
-		}
-	}
+	doc, v := openAPIDocument(t, s)
 	model, err := doc.BuildV3Model()
 	if err != nil {
 		t.Fatal(err)
@@ -53,54 +37,7 @@ func TestOpenAPI(t *testing.T) {
 		t.Errorf("OpenAPI %s, want 3.1.0", model.Model.Version)
 	}
 
-	tok := mintToken(t, s, "documented", "")
-	other := mintToken(t, s, "someone-else", "")
-	anon := s.seed(t)
-	bearer, otherBearer := "Authorization: Bearer "+tok, "Authorization: Bearer "+other
-	unknown, _ := accounts.NewToken()
-	json := "Content-Type: application/json"
-	seed := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	v020 := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json")
-	lb := lilBenchBody(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
-	_, owned := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
-	ownedID := owned["id"].(string)
-	calls := map[string][]apiCall{
-		"GET /api/v1/runs": {
-			{"/api/v1/runs", nil, nil, 200},
-			{"/api/v1/runs?sort=peak&hardware=rtx-3060-12gb", nil, nil, 200},
-			{"/api/v1/runs?sort=sideways", nil, nil, 400},
-		},
-		"POST /api/v1/runs": {
-			{"/api/v1/runs", v020, []string{json, bearer}, 201},
-			{"/api/v1/runs", v020, []string{json}, 200}, // stored by the call before
-			{"/api/v1/runs", []byte(`{"metadata": {}}`), []string{json}, 422},
-			{"/api/v1/runs", []byte(`{`), []string{json}, 400},
-			{"/api/v1/runs", seed, []string{"Content-Type: text/plain"}, 415},
-			{"/api/v1/runs", seed, []string{json, "Authorization: Bearer " + unknown.Secret}, 401},
-		},
-		"GET /api/v1/runs/{id}": {
-			{"/api/v1/runs/" + anon, nil, nil, 200},
-			{"/api/v1/runs/aaaaaaaaaa", nil, nil, 404},
-		},
-		"DELETE /api/v1/runs/{id}": {
-			{"/api/v1/runs/" + ownedID, nil, nil, 401},
-			{"/api/v1/runs/" + ownedID, nil, []string{otherBearer}, 403},
-			{"/api/v1/runs/aaaaaaaaaa", nil, []string{bearer}, 404},
-			{"/api/v1/runs/" + ownedID, nil, []string{bearer}, 204},
-		},
-		"POST /api/bench/runs": {
-			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 201},
-			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 200},
-			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", "Authorization: Bearer " + unknown.Secret}, 401},
-		},
-		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
-		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
-		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},
-		"GET /api/bench/whoami": {
-			{"/api/bench/whoami", nil, []string{bearer}, 200},
-			{"/api/bench/whoami", nil, nil, 401},
-		},
-	}
+	calls := documentedCalls(t, s)
 	documented := map[string]bool{}
 	for path, item := range model.Model.Paths.PathItems.FromOldest() {
 		for method := range item.GetOperations().FromOldest() {
@@ -159,5 +96,82 @@ func checkCall(t *testing.T, s *site, v validator.Validator, method string, c ap
 		for _, e := range errs {
 			t.Errorf("%s %s → %d does not match the document: %s (%s)", method, c.path, c.status, e.Message, e.Reason)
 		}
+	}
+}
+
+// openAPIDocument fetches /api/openapi.json and validates it.
+func openAPIDocument(t *testing.T, s *site) (libopenapi.Document, validator.Validator) {
+	t.Helper()
+	resp, raw := s.get(t, "/api/openapi.json")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("/api/openapi.json = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	doc, err := libopenapi.NewDocument([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		for _, e := range verrs {
+			t.Errorf("document: %s: %s", e.Message, e.Reason)
+		}
+	}
+	return doc, v
+}
+
+// documentedCalls are the calls that exercise each documented operation,
+// answers and refusals alike.
+func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
+	t.Helper()
+	tok := mintToken(t, s, "documented", "")
+	other := mintToken(t, s, "someone-else", "")
+	anon := s.seed(t)
+	bearer, otherBearer := "Authorization: Bearer "+tok, "Authorization: Bearer "+other
+	unknown, _ := accounts.NewToken()
+	json := "Content-Type: application/json"
+	seed := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	v020 := readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json")
+	lb := lilBenchBody(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
+	_, owned := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
+	ownedID := owned["id"].(string)
+	return map[string][]apiCall{
+		"GET /api/v1/runs": {
+			{"/api/v1/runs", nil, nil, 200},
+			{"/api/v1/runs?sort=peak&hardware=rtx-3060-12gb", nil, nil, 200},
+			{"/api/v1/runs?sort=sideways", nil, nil, 400},
+		},
+		"POST /api/v1/runs": {
+			{"/api/v1/runs", v020, []string{json, bearer}, 201},
+			{"/api/v1/runs", v020, []string{json}, 200}, // stored by the call before
+			{"/api/v1/runs", []byte(`{"metadata": {}}`), []string{json}, 422},
+			{"/api/v1/runs", []byte(`{`), []string{json}, 400},
+			{"/api/v1/runs", seed, []string{"Content-Type: text/plain"}, 415},
+			{"/api/v1/runs", seed, []string{json, "Authorization: Bearer " + unknown.Secret}, 401},
+		},
+		"GET /api/v1/runs/{id}": {
+			{"/api/v1/runs/" + anon, nil, nil, 200},
+			{"/api/v1/runs/aaaaaaaaaa", nil, nil, 404},
+		},
+		"DELETE /api/v1/runs/{id}": {
+			{"/api/v1/runs/" + ownedID, nil, nil, 401},
+			{"/api/v1/runs/" + ownedID, nil, []string{otherBearer}, 403},
+			{"/api/v1/runs/aaaaaaaaaa", nil, []string{bearer}, 404},
+			{"/api/v1/runs/" + ownedID, nil, []string{bearer}, 204},
+		},
+		"POST /api/bench/runs": {
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 201},
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 200},
+			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", "Authorization: Bearer " + unknown.Secret}, 401},
+		},
+		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
+		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
+		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},
+		"GET /api/bench/whoami": {
+			{"/api/bench/whoami", nil, []string{bearer}, 200},
+			{"/api/bench/whoami", nil, nil, 401},
+		},
 	}
 }

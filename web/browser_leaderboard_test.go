@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -97,14 +98,17 @@ func TestBrowserLeaderboardToCompare(t *testing.T) {
 		t.Errorf("ratio at 0×1 reads %q, want 1.50× (b ÷ a)", ratio)
 	}
 
-	dir := os.Getenv("SCREENSHOTS")
-	if dir == "" {
-		return
+	if dir := os.Getenv("SCREENSHOTS"); dir != "" {
+		shootPath(t, browser, dir, []struct{ name, url string }{{"1-leaderboard", board}, {"2-run-cell", runAt}, {"3-compare-with", with}, {"4-compare", compare}}, runAt)
 	}
+}
+
+// shootPath saves each step of the path at desktop and phone widths, and
+// the highlighted cell's grid alone.
+func shootPath(t *testing.T, browser context.Context, dir string, steps []struct{ name, url string }, runAt string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	steps := []struct{ name, url string }{{"1-leaderboard", board}, {"2-run-cell", runAt}, {"3-compare-with", with}, {"4-compare", compare}}
 	for _, vp := range shotViewports {
 		for _, st := range steps {
 			tab := newTab(t, browser)

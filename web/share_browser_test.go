@@ -33,29 +33,7 @@ func TestShareBrowser(t *testing.T) {
 	id := s.seed(t)
 	_, md := s.get(t, "/runs/"+id+".md?lang=en")
 
-	t.Run("copy markdown", func(t *testing.T) {
-		tab := newTab(t, browser)
-		cdpDo(t, tab, "open the report", chromedp.Navigate(s.URL+"/runs/"+id+"?lang=en"),
-			chromedp.WaitVisible(chromedp.CSS(`button[data-copy="share-md"]`)))
-		bctx := chromedp.FromContext(tab).BrowserContextID
-		if _, err := chromedp.CallBrowser(tab, grantPermissions, grantParams{
-			Permissions: []string{"clipboardReadWrite", "clipboardSanitizedWrite"}, Origin: s.URL, BrowserContextID: bctx,
-		}); err != nil {
-			t.Fatalf("grant clipboard permissions: %v", err)
-		}
-		cdpDo(t, tab, "click Copy", chromedp.Click(chromedp.CSS(`button[data-copy="share-md"]`)))
-		label := cdpRun(t, tab, "button label", chromedp.Poll[string](
-			`(() => { const t = document.querySelector('button[data-copy="share-md"]').textContent; return t === 'Copied' ? t : null })()`,
-			chromedp.WithPollingTimeout(5*time.Second)))
-		if label != "Copied" {
-			t.Fatalf("button says %q", label)
-		}
-		got := cdpRun(t, tab, "read the clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`,
-			chromedp.EvalAwaitPromise))
-		if got != md {
-			t.Errorf("clipboard holds\n%s\nwant /runs/{id}.md:\n%s", got, md)
-		}
-	})
+	t.Run("copy markdown", func(t *testing.T) { shareCopyMarkdown(t, newTab(t, browser), s, id, md) })
 
 	t.Run("embed in another origin", func(t *testing.T) {
 		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -107,4 +85,29 @@ func TestShareBrowser(t *testing.T) {
 			t.Errorf("embed h1 = %q", h1)
 		}
 	})
+}
+
+// shareCopyMarkdown clicks the Share panel's Copy button and reads the
+// clipboard: the Markdown export, byte for byte.
+func shareCopyMarkdown(t *testing.T, tab context.Context, s *site, id, md string) {
+	cdpDo(t, tab, "open the report", chromedp.Navigate(s.URL+"/runs/"+id+"?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-copy="share-md"]`)))
+	bctx := chromedp.FromContext(tab).BrowserContextID
+	if _, err := chromedp.CallBrowser(tab, grantPermissions, grantParams{
+		Permissions: []string{"clipboardReadWrite", "clipboardSanitizedWrite"}, Origin: s.URL, BrowserContextID: bctx,
+	}); err != nil {
+		t.Fatalf("grant clipboard permissions: %v", err)
+	}
+	cdpDo(t, tab, "click Copy", chromedp.Click(chromedp.CSS(`button[data-copy="share-md"]`)))
+	label := cdpRun(t, tab, "button label", chromedp.Poll[string](
+		`(() => { const t = document.querySelector('button[data-copy="share-md"]').textContent; return t === 'Copied' ? t : null })()`,
+		chromedp.WithPollingTimeout(5*time.Second)))
+	if label != "Copied" {
+		t.Fatalf("button says %q", label)
+	}
+	got := cdpRun(t, tab, "read the clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`,
+		chromedp.EvalAwaitPromise))
+	if got != md {
+		t.Errorf("clipboard holds\n%s\nwant /runs/{id}.md:\n%s", got, md)
+	}
 }
