@@ -125,22 +125,16 @@ func (s *Server) filterForm(ctx context.Context, l *i18n.Localizer, action strin
 	return form, nil
 }
 
-// entity addresses.
-func hardwareURL(slug string) string  { return "/hardware/" + url.PathEscape(slug) }
-func engineURL(slug string) string    { return "/engines/" + url.PathEscape(slug) }
-func modelURL(slug string) string     { return "/models/" + url.PathEscape(slug) }
-func submitterURL(slug string) string { return "/submitters/" + url.PathEscape(slug) }
-
 // entityHrefs are the entity pages of a run, for the report page's links:
 // the slugs internal/catalog gives the run, as the store files it.
 func entityHrefs(r *run.Run) map[string]string {
 	model, _ := catalog.Model(r.Model.ID)
 	out := map[string]string{}
 	for key, v := range map[string]string{
-		report.LinkHardware:  slugURL(catalog.Hardware(r.Hardware).Slug, hardwareURL),
-		report.LinkEngine:    slugURL(catalog.Engine(r.Engine.Name).Slug, engineURL),
-		report.LinkModel:     slugURL(model.Slug, modelURL),
-		report.LinkSubmitter: slugURL(catalog.Submitter(r.Submitter).Slug, submitterURL),
+		report.LinkHardware:  slugURL(catalog.Hardware(r.Hardware).Slug, paths.Hardware),
+		report.LinkEngine:    slugURL(catalog.Engine(r.Engine.Name).Slug, paths.Engine),
+		report.LinkModel:     slugURL(model.Slug, paths.Model),
+		report.LinkSubmitter: slugURL(catalog.Submitter(r.Submitter).Slug, paths.Submitter),
 	} {
 		if v != "" {
 			out[key] = v
@@ -180,10 +174,10 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
 	model, _ := catalog.Model(it.ModelID)
 	return templates.BrowseRun{
 		ID: it.ID, Title: report.Title(r, l), Href: paths.Run(it.ID),
-		Hardware:      link(it.HardwareSlug, hw.Name, hardwareURL),
-		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, engineURL),
-		Model:         link(it.ModelSlug, model.Name, modelURL),
-		Submitter:     link(it.SubmitterSlug, it.Submitter, submitterURL),
+		Hardware:      link(it.HardwareSlug, hw.Name, paths.Hardware),
+		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, paths.Engine),
+		Model:         link(it.ModelSlug, model.Name, paths.Model),
+		Submitter:     link(it.SubmitterSlug, it.Submitter, paths.Submitter),
 		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
 		Uploaded: it.UploadedAt.Format(time.DateOnly),
 		Single:   report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),

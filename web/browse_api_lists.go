@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -25,9 +26,9 @@ var apiIdentityLists = []struct {
 	path, field, kind, param string
 	page                     func(string) string
 }{
-	{"/hardware", "hardware", store.KindHardware, "hardware", hardwareURL},
-	{"/engines", "engines", store.KindEngine, "engine", engineURL},
-	{"/models", "models", store.KindModel, "model", modelURL},
+	{"/hardware", "hardware", store.KindHardware, "hardware", paths.Hardware},
+	{"/engines", "engines", store.KindEngine, "engine", paths.Engine},
+	{"/models", "models", store.KindModel, "model", paths.Model},
 }
 
 // apiIdentities serves one of the lists: every identity of kind with runs,

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
@@ -79,10 +80,10 @@ func (s *Server) entityPage(kind string) handlerFunc {
 			p.Bests = append(p.Bests, templates.Best{
 				Cell:     l.T("entity.cell_label", map[string]any{"Context": report.ContextLabel(pt.Context), "Concurrency": l.Int(int64(pt.Concurrency))}),
 				Value:    formatMetric(l, store.MetricTotal, b.Value),
-				Href:     cellHref(b.RunID, pt.Context, pt.Concurrency),
-				Model:    link(b.ModelSlug, b.ModelName, modelURL),
-				Hardware: link(b.HardwareSlug, b.HardwareName, hardwareURL),
-				Engine:   link(b.EngineSlug, b.EngineName, engineURL),
+				Href:     paths.RunCell(b.RunID, pt.Context, pt.Concurrency),
+				Model:    link(b.ModelSlug, b.ModelName, paths.Model),
+				Hardware: link(b.HardwareSlug, b.HardwareName, paths.Hardware),
+				Engine:   link(b.EngineSlug, b.EngineName, paths.Engine),
 				Demo:     b.Demo,
 			})
 		}
@@ -118,12 +119,12 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) error {
 			index[f.Kind] = i
 			p.Hits = append(p.Hits, templates.LinkGroup{Label: l.T("search.kind."+f.Kind, nil)})
 		}
-		href := modelURL
+		href := paths.Model
 		switch f.Kind {
 		case store.KindHardware:
-			href = hardwareURL
+			href = paths.Hardware
 		case store.KindEngine:
-			href = engineURL
+			href = paths.Engine
 		}
 		p.Hits[i].Links = append(p.Hits[i].Links, templates.Link{Href: href(f.Slug), Text: f.Name})
 	}

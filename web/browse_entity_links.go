@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -23,12 +24,12 @@ func (s *Server) entityLinks(ctx context.Context, l *i18n.Localizer, kind, slug 
 		href        func(string) string
 	}
 	parts := []part{
-		{store.KindHardware, "entity.links.hardware", hardwareURL},
-		{store.KindEngine, "entity.links.engines", engineURL},
-		{store.KindModelBase, "entity.links.models", modelURL},
+		{store.KindHardware, "entity.links.hardware", paths.Hardware},
+		{store.KindEngine, "entity.links.engines", paths.Engine},
+		{store.KindModelBase, "entity.links.models", paths.Model},
 	}
 	if kind == store.KindModelBase {
-		parts = append(parts, part{store.KindModel, "entity.links.variants", modelURL})
+		parts = append(parts, part{store.KindModel, "entity.links.variants", paths.Model})
 	}
 	parts = slices.DeleteFunc(parts, func(p part) bool { return p.kind == kind })
 	var kinds []string

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -23,13 +22,6 @@ var (
 // leaderboardSize is how many groups a leaderboard ranks.
 const leaderboardSize = 100
 
-// cellHref links a run with one cell highlighted: ?cell= names it, and the
-// fragment scrolls to it (the grid styles :target).
-func cellHref(runID string, context, concurrency int) string {
-	cell := fmt.Sprintf("%d-%d", context, concurrency)
-	return paths.Run(runID) + "?cell=" + cell + "#cell-" + cell
-}
-
 // formatMetric formats a leaderboard value as the report formats it.
 func formatMetric(l *i18n.Localizer, metric string, v float64) string {
 	if metric == store.MetricTTFT {
@@ -45,11 +37,11 @@ func leaderRows(l *i18n.Localizer, rows []store.LeaderRow, q store.LeaderQuery, 
 	for i, r := range rows {
 		out[i] = templates.LeaderRow{
 			RunID:        r.RunID,
-			Href:         cellHref(r.RunID, q.Context, q.Concurrency),
-			Model:        link(r.ModelSlug, r.ModelName, modelURL),
-			Hardware:     link(r.HardwareSlug, r.HardwareName, hardwareURL),
-			Engine:       link(r.EngineSlug, r.EngineName, engineURL),
-			Submitter:    link(r.SubmitterSlug, r.Submitter, submitterURL),
+			Href:         paths.RunCell(r.RunID, q.Context, q.Concurrency),
+			Model:        link(r.ModelSlug, r.ModelName, paths.Model),
+			Hardware:     link(r.HardwareSlug, r.HardwareName, paths.Hardware),
+			Engine:       link(r.EngineSlug, r.EngineName, paths.Engine),
+			Submitter:    link(r.SubmitterSlug, r.Submitter, paths.Submitter),
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
 			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo,
 		}
