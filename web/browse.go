@@ -158,22 +158,23 @@ func link(slug, name string, href func(string) string) templates.Link {
 	return templates.Link{Href: href(slug), Text: name}
 }
 
-// itemRun rebuilds the part of a run a list item's title needs.
-func itemRun(it *store.RunItem) *run.Run {
-	return &run.Run{ID: it.ID, Submitter: it.Submitter,
-		Hardware: run.Hardware{Type: run.HardwareType(it.HardwareType), GPUName: it.GPUName, GPUCount: it.GPUCount,
-			VRAMGB: it.VRAMGB, CPUName: it.CPUName},
-		Engine: run.Engine{Name: it.EngineName, Version: it.EngineVersion, Quantization: it.Quantization},
-		Model:  run.Model{ID: it.ModelID}}
+// itemHardware is the hardware a list item's run declared.
+func itemHardware(it *store.RunItem) run.Hardware {
+	return run.Hardware{Type: run.HardwareType(it.HardwareType), GPUName: it.GPUName, GPUCount: it.GPUCount,
+		VRAMGB: it.VRAMGB, CPUName: it.CPUName}
+}
+
+// itemTitle names a list item's run as its report page does.
+func itemTitle(l *i18n.Localizer, it *store.RunItem) string {
+	return report.TitleOf(run.Model{ID: it.ModelID}, itemHardware(it), l)
 }
 
 // browseRun describes a run for a list, named as its report page names it.
 func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
-	r := itemRun(it)
-	hw := catalog.Hardware(r.Hardware)
+	hw := catalog.Hardware(itemHardware(it))
 	model, _ := catalog.Model(it.ModelID)
 	return templates.BrowseRun{
-		ID: it.ID, Title: report.Title(r, l), Href: paths.Run(it.ID),
+		ID: it.ID, Title: itemTitle(l, it), Href: paths.Run(it.ID),
 		Hardware:      link(it.HardwareSlug, hw.Name, paths.Hardware),
 		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, paths.Engine),
 		Model:         link(it.ModelSlug, model.Name, paths.Model),

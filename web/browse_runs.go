@@ -8,7 +8,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
-	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -158,13 +157,12 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
 	}
 	for i := range items {
 		it := &items[i]
-		rr := itemRun(it)
 		model, base := catalog.Model(it.ModelID)
 		eng := catalog.Engine(it.EngineName)
 		out.Runs = append(out.Runs, apiRunItem{
-			ID: it.ID, URL: s.origin(r) + paths.Run(it.ID), Title: report.Title(rr, l),
+			ID: it.ID, URL: s.origin(r) + paths.Run(it.ID), Title: itemTitle(l, it),
 			UploadedAt: it.UploadedAt.Format("2006-01-02T15:04:05.999999Z07:00"), Demo: it.Demo,
-			Hardware:      catalog.Hardware(rr.Hardware),
+			Hardware:      catalog.Hardware(itemHardware(it)),
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
 			Model:         apiModel{Identity: model, Base: base},
 			Submitter:     catalog.Submitter(it.Submitter),

@@ -40,6 +40,29 @@ func TestBuildTitleVariants(t *testing.T) {
 	}
 }
 
+// TestTitleOf: a list that holds only a run's model and hardware names it
+// as its report page does, down to the fallbacks.
+func TestTitleOf(t *testing.T) {
+	l := localizer(t, "en")
+	r := reporttest.Run()
+	if got, want := TitleOf(run.Model{ID: r.Model.ID}, r.Hardware, l), Title(r, l); got != want {
+		t.Errorf("TitleOf = %q, Title = %q", got, want)
+	}
+	for _, c := range []struct {
+		m    run.Model
+		h    run.Hardware
+		want string
+	}{
+		{run.Model{ServedName: "my-model"}, run.Hardware{GPUName: "RTX 4090"}, "my-model on RTX 4090"},
+		{run.Model{ID: "org/"}, run.Hardware{}, "org/ on unknown hardware"},
+		{run.Model{}, run.Hardware{Type: run.CPUOnly, CPUName: "Ryzen 9"}, "Unknown model on Ryzen 9"},
+	} {
+		if got := TitleOf(c.m, c.h, l); got != c.want {
+			t.Errorf("TitleOf(%+v, %+v) = %q, want %q", c.m, c.h, got, c.want)
+		}
+	}
+}
+
 func TestBuildSections(t *testing.T) {
 	v := Build(reporttest.Run(), localizer(t, "en"))
 	var got []string
