@@ -125,31 +125,6 @@ func (s *Server) filterForm(ctx context.Context, l *i18n.Localizer, action strin
 	return form, nil
 }
 
-// entityHrefs are the entity pages of a run, for the report page's links:
-// the slugs internal/catalog gives the run, as the store files it.
-func entityHrefs(r *run.Run) map[string]string {
-	model, _ := catalog.Model(r.Model.ID)
-	out := map[string]string{}
-	for key, v := range map[string]string{
-		report.LinkHardware:  slugURL(catalog.Hardware(r.Hardware).Slug, paths.Hardware),
-		report.LinkEngine:    slugURL(catalog.Engine(r.Engine.Name).Slug, paths.Engine),
-		report.LinkModel:     slugURL(model.Slug, paths.Model),
-		report.LinkSubmitter: slugURL(catalog.Submitter(r.Submitter).Slug, paths.Submitter),
-	} {
-		if v != "" {
-			out[key] = v
-		}
-	}
-	return out
-}
-
-func slugURL(slug string, href func(string) string) string {
-	if slug == "" {
-		return ""
-	}
-	return href(slug)
-}
-
 // link is a Link to href, or plain text when there is no slug.
 func link(slug, name string, href func(string) string) templates.Link {
 	if slug == "" {

@@ -54,7 +54,6 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	view := report.Build(run, l)
-	view.Entities = entityHrefs(run) // facts and header link to entity pages (browse.go)
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
 	ctx = s.shareReport(ctx, r, &b, run, l) // link preview tags and the Share panel

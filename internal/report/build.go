@@ -34,6 +34,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		SourceURL:       paths.RunFile(id, "/source"),
 		JSONURL:         paths.RunFile(id, ".json"),
 		Demo:            r.Demo,
+		Entities:        entities(r),
 		Run:             r,
 	}
 	if r.Submitter != "" {

@@ -189,3 +189,26 @@ func TestBuildLocales(t *testing.T) {
 		t.Errorf("zh status = %q", zh.Rows[7].StatusLabel)
 	}
 }
+
+// TestBuildEntities: the report links each identity the run names to its
+// page, by the slug the store files it under, and names no page for an
+// identity the run leaves out.
+func TestBuildEntities(t *testing.T) {
+	l := localizer(t, "en")
+	r := reporttest.Run()
+	v := Build(r, l)
+	for key, want := range map[string]string{
+		LinkHardware:  "/hardware/rtx-3060-12gb",
+		LinkEngine:    "/engines/vllm",
+		LinkModel:     "/models/redhatai-qwen3-5-4b-fp8-dynamic",
+		LinkSubmitter: "/submitters/sandberg",
+	} {
+		if got := v.Href(key); got != want {
+			t.Errorf("Href(%s) = %q, want %q", key, got, want)
+		}
+	}
+	r.Submitter = ""
+	if got := Build(r, l).Href(LinkSubmitter); got != "" {
+		t.Errorf("a run without a submitter links %q", got)
+	}
+}
