@@ -47,7 +47,7 @@ func base(l *i18n.Localizer, path, title string) Base {
 func reportDoc(t *testing.T, tag string, r *run.Run) *goquery.Document {
 	return render(t, tag, func(l *i18n.Localizer) templ.Component {
 		v := report.Build(r, l)
-		return ReportPage(base(l, "/runs/"+r.ID, v.Title), v)
+		return ReportPage(base(l, "/runs/"+r.ID, v.Title), v, nil)
 	})
 }
 

@@ -72,7 +72,7 @@ func BenchmarkRenderSeedReport(b *testing.B) {
 		v := report.Build(r, l)
 		base := templates.NewBase(l, "http://127.0.0.1:8080", u, v.Title, v.Description)
 		var buf bytes.Buffer
-		if err := templates.ReportPage(base, v).Render(i18n.WithLocalizer(context.Background(), l), &buf); err != nil {
+		if err := templates.ReportPage(base, v, nil).Render(i18n.WithLocalizer(context.Background(), l), &buf); err != nil {
 			b.Fatal(err)
 		}
 		return &buf
