@@ -19,7 +19,7 @@ func TestReportPageShare(t *testing.T) {
 		v := report.Build(r, l)
 		b := base(l, "/runs/"+r.ID, v.Title)
 		b.AddPreview(share.NewPreview(r, l, "https://speedmatrix.example"))
-		return ReportPage(b, v, share.NewPanel(r, l, "https://speedmatrix.example"))
+		return ReportPage(b, v, nil, share.NewPanel(r, l, "https://speedmatrix.example"))
 	})
 	if got := doc.Find("#share #share-permalink").Text(); got != "https://speedmatrix.example/runs/k3x9q2" {
 		t.Errorf("permalink = %q", got)

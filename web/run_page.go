@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/share"
@@ -58,7 +59,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
-	if err := templates.ReportPage(b, view, share.NewPanel(run, l, origin)).Render(ctx, &buf); err != nil {
+	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanel(run, l, origin)).Render(ctx, &buf); err != nil {
 		return err
 	}
 	page, err := newCachedPage(key, buf.Bytes())

@@ -35,7 +35,6 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		JSONURL:         paths.RunFile(id, ".json"),
 		Demo:            r.Demo,
 		Entities:        entities(r),
-		Run:             r,
 	}
 	if r.Submitter != "" {
 		v.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})

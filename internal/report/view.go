@@ -60,9 +60,6 @@ type View struct {
 	// to the run's entity pages; a key is missing when the run does not
 	// name that identity.
 	Entities map[string]string
-	// Run is the run the view was built from, for components that draw
-	// from its numbers (the charts).
-	Run *run.Run
 }
 
 // Section is a titled list of facts.
