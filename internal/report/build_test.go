@@ -106,10 +106,19 @@ func TestBuildPrefillAndGrid(t *testing.T) {
 	if len(v.Grid.Rows) != 3 || len(v.Grid.Columns) != 3 || v.Grid.Max != 125 {
 		t.Fatalf("grid shape %d×%d max %v", len(v.Grid.Rows), len(v.Grid.Columns), v.Grid.Max)
 	}
+	// Cells are keyed by their row's and column's labels ("128Kx16"); each
+	// row has a cell per column, in the columns' order.
 	cells := map[string]Cell{}
 	for _, row := range v.Grid.Rows {
-		for _, c := range row.Cells {
-			cells[row.Label+"x"+v.Grid.Columns[len(cells)%3].Label] = c
+		if len(row.Cells) != len(v.Grid.Columns) {
+			t.Fatalf("row %s has %d cells for %d columns", row.Label, len(row.Cells), len(v.Grid.Columns))
+		}
+		for j, c := range row.Cells {
+			col := v.Grid.Columns[j]
+			if c.Context != row.ContextTokens || c.Concurrency != col.Concurrency {
+				t.Errorf("cell %d of row %s is %d×%d, not under column %s", j, row.Label, c.Context, c.Concurrency, col.Label)
+			}
+			cells[row.Label+"x"+col.Label] = c
 		}
 	}
 	if c := cells["0x1"]; c.TPS != "63.5" || c.TTFT != "96 ms TTFT" || c.StatusLabel != "" || c.BG == "" {
