@@ -1,5 +1,8 @@
 package templates
 
+// The browse pages' view models; internal/browse builds them from the
+// store's lists, so the templates never see a store type.
+
 // Link is an address and its text; an empty Href shows the text alone.
 type Link struct{ Href, Text string }
 
@@ -85,7 +88,9 @@ type LinkGroup struct {
 // EntityPage is /hardware/{slug}, /engines/{slug}, /models/{slug} and
 // /submitters/{handle}.
 type EntityPage struct {
-	Kind, Name                   string
+	Kind, Name string
+	// Description is the page's meta description: "Hardware · RTX 3060 12GB".
+	Description                  string
 	Groups                       []LinkGroup
 	Bests                        []Best
 	Runs                         []BrowseRun

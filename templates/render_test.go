@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
@@ -47,7 +48,7 @@ func base(l *i18n.Localizer, path, title string) Base {
 func reportDoc(t *testing.T, tag string, r *run.Run) *goquery.Document {
 	return render(t, tag, func(l *i18n.Localizer) templ.Component {
 		v := report.Build(r, l)
-		return ReportPage(base(l, "/runs/"+r.ID, v.Title), v)
+		return ReportPage(base(l, "/runs/"+r.ID, v.Title), v, chart.ForRun(l, r), nil)
 	})
 }
 

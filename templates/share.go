@@ -1,27 +1,26 @@
 package templates
 
-import "context"
+import (
+	"strconv"
 
-// SharePanel is what the report's Share panel offers: the permalink and
-// the run as Markdown, BBCode, plain text, an iframe snippet and a badge,
-// each ready to copy, and links to the exports and images.
-type SharePanel struct {
-	Permalink                                    string
-	Markdown, BBCode, Text, Embed, BadgeMarkdown string
-	CSVURL, MarkdownURL, TextURL, BBCodeURL      string
-	GridURL, CardURL, BadgeURL                   string
-}
+	"github.com/speedmatrix/speedmatrix/internal/share"
+)
 
-type shareKey struct{}
-
-// WithSharePanel puts the Share panel of the report being rendered in ctx.
-// The report page draws the panel only when one is there, so ReportPage
-// keeps its signature and renders without it (benchmarks, other callers).
-func WithSharePanel(ctx context.Context, p *SharePanel) context.Context {
-	return context.WithValue(ctx, shareKey{}, p)
-}
-
-func sharePanelFrom(ctx context.Context) *SharePanel {
-	p, _ := ctx.Value(shareKey{}).(*SharePanel)
-	return p
+// AddPreview dresses a report page for sharing: the headline becomes the
+// page's description (and so og:description), and the head gets the card
+// as og:image and a Twitter large-image card. Every value is escaped by
+// the layout.
+func (b *Base) AddPreview(p share.Preview) {
+	b.Description = p.Headline
+	b.Meta = append(b.Meta,
+		MetaTag{Property: "og:image", Content: p.Card},
+		MetaTag{Property: "og:image:type", Content: "image/png"},
+		MetaTag{Property: "og:image:width", Content: strconv.Itoa(share.CardWidth)},
+		MetaTag{Property: "og:image:height", Content: strconv.Itoa(share.CardHeight)},
+		MetaTag{Property: "og:image:alt", Content: p.CardAlt},
+		MetaTag{Name: "twitter:card", Content: "summary_large_image"},
+		MetaTag{Name: "twitter:title", Content: p.Title},
+		MetaTag{Name: "twitter:description", Content: p.Headline},
+		MetaTag{Name: "twitter:image", Content: p.Card},
+	)
 }

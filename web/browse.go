@@ -4,15 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
-	"github.com/speedmatrix/speedmatrix/internal/paths"
-	"github.com/speedmatrix/speedmatrix/internal/report"
-	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // browseStore is what the browse area needs of the database.
@@ -31,13 +26,6 @@ type browseStore interface {
 
 var errBadRequest = &httpError{status: http.StatusBadRequest, key: "error.invalid"}
 
-// filterParams are the URL parameters of the filters, shared by /runs, the
-// leaderboard and the API.
-var filterParams = []struct{ param, kind string }{
-	{"model", store.KindModel}, {"hardware", store.KindHardware}, {"engine", store.KindEngine},
-	{"quant", store.KindQuantization}, {"submitter", store.KindSubmitter},
-}
-
 // maxParam bounds a filter value: slugs are short.
 const maxParam = 200
 
@@ -53,126 +41,19 @@ func readFilter(q url.Values) (store.RunFilter, error) {
 	return f, nil
 }
 
-func filterValue(f store.RunFilter, param string) string {
-	switch param {
-	case "model":
-		return f.Model
-	case "hardware":
-		return f.Hardware
-	case "engine":
-		return f.Engine
-	case "quant":
-		return f.Quantization
-	case "submitter":
-		return f.Submitter
-	}
-	return ""
-}
-
 // maxChoices bounds each filter's list of choices.
 const maxChoices = 500
 
-// filterForm builds the filter form of a page: every identity of each kind
-// as a choice ("all" first), the current ones selected. The model choice
-// offers base models (all their variants) before variants.
-func (s *Server) filterForm(ctx context.Context, l *i18n.Localizer, action string, f store.RunFilter) (templates.FilterForm, error) {
-	form := templates.FilterForm{Action: action, EngineVersion: f.EngineVersion, ClearHref: action}
-	for _, p := range filterParams {
-		kinds := []string{p.kind}
-		if p.kind == store.KindModel {
-			kinds = []string{store.KindModelBase, store.KindModel}
+// filterChoices loads what the filter forms offer: every identity of each
+// kind they list.
+func (s *Server) filterChoices(ctx context.Context) (browse.Choices, error) {
+	choices := browse.Choices{}
+	for _, kind := range browse.ChoiceKinds() {
+		ids, err := s.store.Identities(ctx, kind, maxChoices)
+		if err != nil {
+			return nil, err
 		}
-		sel := templates.Select{Name: p.param, Label: l.T("browse.filter."+p.param, nil),
-			Options: []templates.Option{{Value: "", Label: l.T("browse.filter.all", nil)}}}
-		current := filterValue(f, p.param)
-		for _, kind := range kinds {
-			ids, err := s.store.Identities(ctx, kind, maxChoices)
-			if err != nil {
-				return form, err
-			}
-			for _, id := range ids {
-				label := id.Name
-				if kind == store.KindModelBase {
-					label = l.T("browse.filter.all_variants", map[string]any{"Name": id.Name})
-				}
-				sel.Options = append(sel.Options, templates.Option{Value: id.Slug, Label: label, Selected: id.Slug == current})
-			}
-		}
-		form.Selects = append(form.Selects, sel)
+		choices[kind] = ids
 	}
-	return form, nil
-}
-
-// entity addresses.
-func hardwareURL(slug string) string  { return "/hardware/" + url.PathEscape(slug) }
-func engineURL(slug string) string    { return "/engines/" + url.PathEscape(slug) }
-func modelURL(slug string) string     { return "/models/" + url.PathEscape(slug) }
-func submitterURL(slug string) string { return "/submitters/" + url.PathEscape(slug) }
-
-// entityHrefs are the entity pages of a run, for the report page's links:
-// the slugs internal/catalog gives the run, as the store files it.
-func entityHrefs(r *run.Run) map[string]string {
-	model, _ := catalog.Model(r.Model.ID)
-	out := map[string]string{}
-	for key, v := range map[string]string{
-		report.LinkHardware:  slugURL(catalog.Hardware(r.Hardware).Slug, hardwareURL),
-		report.LinkEngine:    slugURL(catalog.Engine(r.Engine.Name).Slug, engineURL),
-		report.LinkModel:     slugURL(model.Slug, modelURL),
-		report.LinkSubmitter: slugURL(catalog.Submitter(r.Submitter).Slug, submitterURL),
-	} {
-		if v != "" {
-			out[key] = v
-		}
-	}
-	return out
-}
-
-func slugURL(slug string, href func(string) string) string {
-	if slug == "" {
-		return ""
-	}
-	return href(slug)
-}
-
-// link is a Link to href, or plain text when there is no slug.
-func link(slug, name string, href func(string) string) templates.Link {
-	if slug == "" {
-		return templates.Link{Text: name}
-	}
-	return templates.Link{Href: href(slug), Text: name}
-}
-
-// itemRun rebuilds the part of a run a list item's title needs.
-func itemRun(it *store.RunItem) *run.Run {
-	return &run.Run{ID: it.ID, Submitter: it.Submitter,
-		Hardware: run.Hardware{Type: run.HardwareType(it.HardwareType), GPUName: it.GPUName, GPUCount: it.GPUCount,
-			VRAMGB: it.VRAMGB, CPUName: it.CPUName},
-		Engine: run.Engine{Name: it.EngineName, Version: it.EngineVersion, Quantization: it.Quantization},
-		Model:  run.Model{ID: it.ModelID}}
-}
-
-// browseRun describes a run for a list, named as its report page names it.
-func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
-	r := itemRun(it)
-	hw := catalog.Hardware(r.Hardware)
-	model, _ := catalog.Model(it.ModelID)
-	return templates.BrowseRun{
-		ID: it.ID, Title: report.Title(r, l), Href: paths.Run(it.ID),
-		Hardware:      link(it.HardwareSlug, hw.Name, hardwareURL),
-		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, engineURL),
-		Model:         link(it.ModelSlug, model.Name, modelURL),
-		Submitter:     link(it.SubmitterSlug, it.Submitter, submitterURL),
-		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
-		Uploaded: it.UploadedAt.Format(time.DateOnly),
-		Single:   report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),
-		Demo: it.Demo,
-	}
-}
-
-func browseRuns(l *i18n.Localizer, items []store.RunItem) []templates.BrowseRun {
-	out := make([]templates.BrowseRun, len(items))
-	for i := range items {
-		out[i] = browseRun(l, &items[i])
-	}
-	return out
+	return choices, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -27,9 +28,9 @@ type identityList struct {
 }
 
 var (
-	hardwareList = identityList{"hardware", store.KindHardware, "hardware", hardwareURL}
-	engineList   = identityList{"engines", store.KindEngine, "engine", engineURL}
-	modelList    = identityList{"models", store.KindModel, "model", modelURL}
+	hardwareList = identityList{"hardware", store.KindHardware, "hardware", paths.Hardware}
+	engineList   = identityList{"engines", store.KindEngine, "engine", paths.Engine}
+	modelList    = identityList{"models", store.KindModel, "model", paths.Model}
 )
 
 // apiIdentities serves one of the lists: every identity of its kind with

@@ -1,27 +1,19 @@
 package web
 
 import (
+	"context"
 	"net/http"
-	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
-	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// commonPoints are the grid points an entity page gives its best result at.
-var commonPoints = []store.GridPoint{{Context: 0, Concurrency: 1}, {Context: 0, Concurrency: 8}, {Context: 0, Concurrency: 32},
-	{Context: 32768, Concurrency: 1}, {Context: 32768, Concurrency: 8}, {Context: 131072, Concurrency: 1}}
-
 // entityRuns is how many of its newest runs an entity page lists.
 const entityRuns = 20
-
-// entityParam is each kind's filter parameter in /runs and /leaderboard.
-var entityParam = map[string]string{store.KindHardware: "hardware", store.KindEngine: "engine",
-	store.KindModel: "model", store.KindModelBase: "model", store.KindSubmitter: "submitter"}
 
 // entityPage serves /hardware/{slug}, /engines/{slug}, /models/{slug} (a
 // base model or a variant) and /submitters/{handle}: the identity's best
@@ -29,69 +21,47 @@ var entityParam = map[string]string{store.KindHardware: "hardware", store.KindEn
 // seen with.
 func (s *Server) entityPage(kind string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		ctx := r.Context()
-		l := i18n.FromContext(ctx)
 		slug := chi.URLParam(r, "slug")
 		if len(slug) > maxParam {
 			return errNotFound
 		}
-		kind := kind
-		name, err := s.store.IdentityName(ctx, kind, slug)
-		if kind == store.KindModel {
-			// A base model's page lists its variants; a variant slug works too.
-			if base, berr := s.store.IdentityName(ctx, store.KindModelBase, slug); berr == nil {
-				kind, name, err = store.KindModelBase, base, nil
-			}
-		}
+		e, err := s.entity(r.Context(), kind, slug)
 		if err != nil {
 			return err // ErrNotFound → 404
 		}
-		p := templates.EntityPage{Kind: l.T("entity.kind."+kind, nil), Name: name}
-		param := entityParam[kind]
-		f := store.RunFilter{}
-		switch param {
-		case "hardware":
-			f.Hardware = slug
-		case "engine":
-			f.Engine = slug
-		case "model":
-			f.Model = slug
-		case "submitter":
-			f.Submitter = slug
-		}
-		items, more, err := s.store.ListRuns(ctx, f, store.SortNewest, nil, entityRuns)
-		if err != nil {
-			return err
-		}
-		p.Runs = browseRuns(l, items)
-		_ = more
-		p.AllRunsHref = "/runs?" + url.Values{param: {slug}}.Encode()
-		p.LeaderboardHref = "/leaderboard?" + url.Values{param: {slug}}.Encode()
-		bests, err := s.store.BestAt(ctx, kind, slug, commonPoints)
-		if err != nil {
-			return err
-		}
-		for _, pt := range commonPoints {
-			b, ok := bests[pt]
-			if !ok {
-				continue
-			}
-			p.Bests = append(p.Bests, templates.Best{
-				Cell:     l.T("entity.cell_label", map[string]any{"Context": report.ContextLabel(pt.Context), "Concurrency": l.Int(int64(pt.Concurrency))}),
-				Value:    formatMetric(l, store.MetricTotal, b.Value),
-				Href:     cellHref(b.RunID, pt.Context, pt.Concurrency),
-				Model:    link(b.ModelSlug, b.ModelName, modelURL),
-				Hardware: link(b.HardwareSlug, b.HardwareName, hardwareURL),
-				Engine:   link(b.EngineSlug, b.EngineName, engineURL),
-				Demo:     b.Demo,
-			})
-		}
-		if p.Groups, err = s.entityLinks(ctx, l, kind, slug, items); err != nil {
-			return err
-		}
+		p := browse.EntityPage(i18n.FromContext(r.Context()), e)
 		w.Header().Set("Cache-Control", "no-cache")
-		return render(w, r, http.StatusOK, templates.Entity(s.base(r, name, p.Kind+l.T("common.dot_sep", nil)+name), p))
+		return render(w, r, http.StatusOK, templates.Entity(s.base(r, p.Name, p.Description), p))
 	}
+}
+
+// entity loads what an entity page shows of the identity of kind and slug.
+func (s *Server) entity(ctx context.Context, kind, slug string) (browse.EntityData, error) {
+	e := browse.EntityData{Kind: kind, Slug: slug}
+	var err error
+	e.Name, err = s.store.IdentityName(ctx, kind, slug)
+	if kind == store.KindModel {
+		// A base model's page lists its variants; a variant slug works too.
+		if base, berr := s.store.IdentityName(ctx, store.KindModelBase, slug); berr == nil {
+			e.Kind, e.Name, err = store.KindModelBase, base, nil
+		}
+	}
+	if err != nil {
+		return e, err
+	}
+	if e.Runs, _, err = s.store.ListRuns(ctx, browse.EntityFilter(e.Kind, slug), store.SortNewest, nil, entityRuns); err != nil {
+		return e, err
+	}
+	if e.Bests, err = s.store.BestAt(ctx, e.Kind, slug, browse.BestPoints); err != nil {
+		return e, err
+	}
+	if e.Seen, err = s.seenWith(ctx, e.Kind, slug, e.Runs); err != nil {
+		return e, err
+	}
+	if e.Kind == store.KindEngine {
+		e.Versions, err = s.store.EngineVersions(ctx, slug)
+	}
+	return e, err
 }
 
 // searchLimit bounds the hits of a search.
@@ -109,24 +79,6 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.SearchPage{Query: q}
-	index := map[string]int{}
-	for _, f := range found {
-		i, ok := index[f.Kind]
-		if !ok {
-			i = len(p.Hits)
-			index[f.Kind] = i
-			p.Hits = append(p.Hits, templates.LinkGroup{Label: l.T("search.kind."+f.Kind, nil)})
-		}
-		href := modelURL
-		switch f.Kind {
-		case store.KindHardware:
-			href = hardwareURL
-		case store.KindEngine:
-			href = engineURL
-		}
-		p.Hits[i].Links = append(p.Hits[i].Links, templates.Link{Href: href(f.Slug), Text: f.Name})
-	}
 	w.Header().Set("Cache-Control", "no-cache")
-	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), ""), p))
+	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), ""), browse.SearchPage(l, q, found)))
 }

@@ -3,74 +3,23 @@ package web
 import (
 	"cmp"
 	"context"
-	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// entityLinks links across: the hardware, engines, models (and an engine's
-// versions, a base model's variants) seen with this identity, each kind by
-// name. A submitter's come from their newest runs.
-func (s *Server) entityLinks(ctx context.Context, l *i18n.Localizer, kind, slug string, items []store.RunItem) ([]templates.LinkGroup, error) {
-	type part struct {
-		kind, label string
-		href        func(string) string
-	}
-	parts := []part{
-		{store.KindHardware, "entity.links.hardware", hardwareURL},
-		{store.KindEngine, "entity.links.engines", engineURL},
-		{store.KindModelBase, "entity.links.models", modelURL},
-	}
-	if kind == store.KindModelBase {
-		parts = append(parts, part{store.KindModel, "entity.links.variants", modelURL})
-	}
-	parts = slices.DeleteFunc(parts, func(p part) bool { return p.kind == kind })
-	var kinds []string
-	for _, pt := range parts {
-		kinds = append(kinds, pt.kind)
-	}
-	var seen []store.Found
-	var err error
+// seenWith loads the identities an entity page links across to: those of
+// the kinds browse.SeenKinds names. A submitter's come from their newest
+// runs.
+func (s *Server) seenWith(ctx context.Context, kind, slug string, items []store.RunItem) ([]store.Found, error) {
+	kinds := browse.SeenKinds(kind)
 	if kind == store.KindSubmitter {
-		seen, err = s.seenInRuns(ctx, items, kinds)
-	} else {
-		seen, err = s.store.SeenWith(ctx, kind, slug, kinds)
+		return s.seenInRuns(ctx, items, kinds)
 	}
-	if err != nil {
-		return nil, err
-	}
-	var out []templates.LinkGroup
-	for _, pt := range parts {
-		lg := templates.LinkGroup{Label: l.T(pt.label, nil)}
-		for _, f := range seen {
-			if f.Kind == pt.kind {
-				lg.Links = append(lg.Links, templates.Link{Href: pt.href(f.Slug), Text: f.Name})
-			}
-		}
-		out = append(out, lg)
-	}
-	if kind == store.KindEngine {
-		// An engine's versions, newest first, each with its runs.
-		versions, err := s.store.EngineVersions(ctx, slug)
-		if err != nil {
-			return nil, err
-		}
-		slices.SortFunc(versions, func(a, b store.VersionRuns) int { return strings.Compare(b.Version, a.Version) })
-		lg := templates.LinkGroup{Label: l.T("entity.links.versions", nil)}
-		for _, v := range versions {
-			lg.Links = append(lg.Links, templates.Link{
-				Href: "/runs?" + url.Values{"engine": {slug}, "version": {v.Version}}.Encode(),
-				Text: fmt.Sprintf("%s (%s)", v.Version, l.Int(v.Runs))})
-		}
-		out = append([]templates.LinkGroup{lg}, out...)
-	}
-	return out, nil
+	return s.store.SeenWith(ctx, kind, slug, kinds)
 }
 
 // seenInRuns is SeenWith for a submitter, whose runs form no groups: the

@@ -5,18 +5,16 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
-	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // runsPageSize is how many runs a page of /runs (and of the API) shows.
 const runsPageSize = 50
-
-var runSorts = []store.RunSort{store.SortNewest, store.SortSingle, store.SortPeak}
 
 // runsQuery is one page of /runs as the URL asks for it.
 type runsQuery struct {
@@ -54,20 +52,6 @@ func (s *Server) listRuns(r *http.Request, rq runsQuery) ([]store.RunItem, strin
 	return items, items[len(items)-1].Cursor(rq.sort).Encode(), nil
 }
 
-// withParam is the request's URL with one parameter set ("" removes it).
-func withParam(u *url.URL, name, value string) string {
-	q := u.Query()
-	if value == "" {
-		q.Del(name)
-	} else {
-		q.Set(name, value)
-	}
-	if enc := q.Encode(); enc != "" {
-		return u.Path + "?" + enc
-	}
-	return u.Path
-}
-
 // runsPage is GET /runs: every run, newest first unless sorted otherwise,
 // filtered by the URL, a page at a time.
 func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
@@ -81,23 +65,12 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	form, err := s.filterForm(ctx, l, "/runs", rq.filter)
+	choices, err := s.filterChoices(ctx)
 	if err != nil {
 		return err
 	}
-	sortSel := templates.Select{Name: "sort", Label: l.T("browse.sort", nil)}
-	for _, so := range runSorts {
-		sortSel.Options = append(sortSel.Options, templates.Option{Value: string(so),
-			Label: l.T("browse.sort."+string(so), nil), Selected: so == rq.sort})
-	}
-	form.Selects = append(form.Selects, sortSel)
-	p := templates.RunsPage{Form: form, Runs: browseRuns(l, items)}
-	if next != "" {
-		p.NextHref = withParam(r.URL, "after", next)
-	}
-	if rq.after != nil {
-		p.FirstHref = withParam(r.URL, "after", "")
-	}
+	p := browse.RunsPage(l, browse.RunsList{URL: r.URL, Filter: rq.filter, Sort: rq.sort, Items: items,
+		Next: next, Paged: rq.after != nil}, choices)
 	w.Header().Set("Cache-Control", "no-cache")
 	return render(w, r, http.StatusOK, templates.RunsBrowse(s.base(r, l.T("browse.runs.title", nil), l.T("browse.runs.description", nil)), p))
 }
@@ -154,17 +127,16 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := apiRunList{Runs: make([]apiRunItem, 0, len(items)), Next: next}
 	if next != "" {
-		out.NextURL = s.origin(r) + withParam(r.URL, "after", next)
+		out.NextURL = s.origin(r) + browse.WithParam(r.URL, "after", next)
 	}
 	for i := range items {
 		it := &items[i]
-		rr := itemRun(it)
 		model, base := catalog.Model(it.ModelID)
 		eng := catalog.Engine(it.EngineName)
 		out.Runs = append(out.Runs, apiRunItem{
-			ID: it.ID, URL: s.origin(r) + paths.Run(it.ID), Title: report.Title(rr, l),
+			ID: it.ID, URL: s.origin(r) + paths.Run(it.ID), Title: browse.ItemTitle(l, it),
 			UploadedAt: it.UploadedAt.Format("2006-01-02T15:04:05.999999Z07:00"), Demo: it.Demo,
-			Hardware:      catalog.Hardware(rr.Hardware),
+			Hardware:      catalog.Hardware(browse.ItemHardware(it)),
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
 			Model:         apiModel{Identity: model, Base: base},
 			Submitter:     catalog.Submitter(it.Submitter),

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
@@ -29,7 +30,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d := templates.HomeData{Recent: browseRuns(l, recent), Teaser: leaderRows(l, top, q, true)}
+	d := browse.Home(l, recent, q, top)
 	w.Header().Set("Cache-Control", "no-cache")
 	return render(w, r, http.StatusOK, templates.HomePage(s.base(r, l.T("home.title", nil), l.T("home.pitch", nil)), d))
 }

@@ -8,8 +8,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/share"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
@@ -45,11 +47,10 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	view := report.Build(run, l)
-	view.Entities = entityHrefs(run) // facts and header link to entity pages (browse.go)
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
-	ctx = s.shareReport(ctx, r, &b, run, l) // link preview tags and the Share panel
-	if err := templates.ReportPage(b, view).Render(ctx, &buf); err != nil {
+	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
+	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanel(run, l, origin)).Render(ctx, &buf); err != nil {
 		return err
 	}
 	page, err := newCachedPage(key, buf.Bytes())

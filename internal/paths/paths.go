@@ -1,6 +1,7 @@
-// Package paths builds the site's addresses of a run. Forum links must work
-// for years, so every page, export, API answer and CLI line takes a run's
-// address from here rather than gluing "/runs/" to an id itself.
+// Package paths builds the site's addresses of a run and of the identity
+// pages runs link to. Forum links must work for years, so every page,
+// export, API answer and CLI line takes an address from here rather than
+// gluing "/runs/" to an id itself.
 package paths
 
 import "net/url"

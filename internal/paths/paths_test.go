@@ -21,3 +21,24 @@ func TestRunAddresses(t *testing.T) {
 		t.Errorf("Run escapes = %q", got)
 	}
 }
+
+func TestEntityAddresses(t *testing.T) {
+	for got, want := range map[string]string{
+		Hardware("rtx-3060-12gb"): "/hardware/rtx-3060-12gb",
+		Engine("vllm"):            "/engines/vllm",
+		Model("qwen3-8b"):         "/models/qwen3-8b",
+		Submitter("sandberg"):     "/submitters/sandberg",
+		// A slug stays in its segment whatever it holds.
+		Model("a/b c"): "/models/a%2Fb%20c",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+func TestRunCell(t *testing.T) {
+	if got := RunCell("abc234", 32768, 8); got != "/runs/abc234?cell=32768-8#cell-32768-8" {
+		t.Errorf("RunCell = %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
@@ -58,9 +59,9 @@ func BenchmarkBuildSeed(b *testing.B) {
 }
 
 // BenchmarkRenderSeedReport is what GET /runs/{id} does after loading the
-// run: localizer, report.Build, the page frame (templates.NewBase) and the
-// templ render of templates.ReportPage into a fresh buffer, as web.render
-// does. b.SetBytes is the page size, so MB/s is the render throughput.
+// run, the Share panel aside: localizer, report.Build, the charts
+// (chart.ForRun), the page frame (templates.NewBase) and the templ render
+// of templates.ReportPage into a fresh buffer, as web.render does. b.SetBytes is the page size, so MB/s is the render throughput.
 func BenchmarkRenderSeedReport(b *testing.B) {
 	r, bu := seedRun(b), bundle(b)
 	u, err := url.Parse("/runs/" + r.ID)
@@ -72,7 +73,7 @@ func BenchmarkRenderSeedReport(b *testing.B) {
 		v := report.Build(r, l)
 		base := templates.NewBase(l, "http://127.0.0.1:8080", u, v.Title, v.Description)
 		var buf bytes.Buffer
-		if err := templates.ReportPage(base, v).Render(i18n.WithLocalizer(context.Background(), l), &buf); err != nil {
+		if err := templates.ReportPage(base, v, chart.ForRun(l, r), nil).Render(i18n.WithLocalizer(context.Background(), l), &buf); err != nil {
 			b.Fatal(err)
 		}
 		return &buf

@@ -34,7 +34,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		SourceURL:       paths.RunFile(id, "/source"),
 		JSONURL:         paths.RunFile(id, ".json"),
 		Demo:            r.Demo,
-		Run:             r,
+		Entities:        entities(r),
 	}
 	if r.Submitter != "" {
 		v.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})
@@ -63,18 +63,23 @@ func warmsPromptCache(r *run.Run) bool {
 
 // Title names the run: the model id's last path segment, then the
 // hardware: "Qwen3.5-4B-FP8-dynamic on RTX 3060 12GB".
-func Title(r *run.Run, l *i18n.Localizer) string {
-	model := r.Model.ID
+func Title(r *run.Run, l *i18n.Localizer) string { return TitleOf(r.Model, r.Hardware, l) }
+
+// TitleOf is Title from a run's model and hardware alone, for lists that
+// hold those fields but not the whole run, so a run is named the same way
+// on its report page, in every list and in every export.
+func TitleOf(m run.Model, h run.Hardware, l *i18n.Localizer) string {
+	model := m.ID
 	if i := strings.LastIndex(model, "/"); i >= 0 && i < len(model)-1 {
 		model = model[i+1:]
 	}
 	if model == "" {
-		model = r.Model.ServedName
+		model = m.ServedName
 	}
 	if model == "" {
 		model = l.T("run.title.unknown_model", nil)
 	}
-	return l.T("run.title", map[string]any{"Model": model, "Hardware": hardwareName(r.Hardware, l)})
+	return l.T("run.title", map[string]any{"Model": model, "Hardware": hardwareName(h, l)})
 }
 
 // hardwareName is "RTX 3060 12GB", "2× RTX 3090 24GB", or the CPU's name on

@@ -40,6 +40,29 @@ func TestBuildTitleVariants(t *testing.T) {
 	}
 }
 
+// TestTitleOf: a list that holds only a run's model and hardware names it
+// as its report page does, down to the fallbacks.
+func TestTitleOf(t *testing.T) {
+	l := localizer(t, "en")
+	r := reporttest.Run()
+	if got, want := TitleOf(run.Model{ID: r.Model.ID}, r.Hardware, l), Title(r, l); got != want {
+		t.Errorf("TitleOf = %q, Title = %q", got, want)
+	}
+	for _, c := range []struct {
+		m    run.Model
+		h    run.Hardware
+		want string
+	}{
+		{run.Model{ServedName: "my-model"}, run.Hardware{GPUName: "RTX 4090"}, "my-model on RTX 4090"},
+		{run.Model{ID: "org/"}, run.Hardware{}, "org/ on unknown hardware"},
+		{run.Model{}, run.Hardware{Type: run.CPUOnly, CPUName: "Ryzen 9"}, "Unknown model on Ryzen 9"},
+	} {
+		if got := TitleOf(c.m, c.h, l); got != c.want {
+			t.Errorf("TitleOf(%+v, %+v) = %q, want %q", c.m, c.h, got, c.want)
+		}
+	}
+}
+
 func TestBuildSections(t *testing.T) {
 	v := Build(reporttest.Run(), localizer(t, "en"))
 	var got []string
@@ -83,10 +106,19 @@ func TestBuildPrefillAndGrid(t *testing.T) {
 	if len(v.Grid.Rows) != 3 || len(v.Grid.Columns) != 3 || v.Grid.Max != 125 {
 		t.Fatalf("grid shape %d×%d max %v", len(v.Grid.Rows), len(v.Grid.Columns), v.Grid.Max)
 	}
+	// Cells are keyed by their row's and column's labels ("128Kx16"); each
+	// row has a cell per column, in the columns' order.
 	cells := map[string]Cell{}
 	for _, row := range v.Grid.Rows {
-		for _, c := range row.Cells {
-			cells[row.Label+"x"+v.Grid.Columns[len(cells)%3].Label] = c
+		if len(row.Cells) != len(v.Grid.Columns) {
+			t.Fatalf("row %s has %d cells for %d columns", row.Label, len(row.Cells), len(v.Grid.Columns))
+		}
+		for j, c := range row.Cells {
+			col := v.Grid.Columns[j]
+			if c.Context != row.ContextTokens || c.Concurrency != col.Concurrency {
+				t.Errorf("cell %d of row %s is %d×%d, not under column %s", j, row.Label, c.Context, c.Concurrency, col.Label)
+			}
+			cells[row.Label+"x"+col.Label] = c
 		}
 	}
 	if c := cells["0x1"]; c.TPS != "63.5" || c.TTFT != "96 ms TTFT" || c.StatusLabel != "" || c.BG == "" {
@@ -164,5 +196,28 @@ func TestBuildLocales(t *testing.T) {
 	zh := Build(reporttest.Run(), localizer(t, "zh-Hans"))
 	if zh.Rows[7].StatusLabel != "超出容量" {
 		t.Errorf("zh status = %q", zh.Rows[7].StatusLabel)
+	}
+}
+
+// TestBuildEntities: the report links each identity the run names to its
+// page, by the slug the store files it under, and names no page for an
+// identity the run leaves out.
+func TestBuildEntities(t *testing.T) {
+	l := localizer(t, "en")
+	r := reporttest.Run()
+	v := Build(r, l)
+	for key, want := range map[string]string{
+		LinkHardware:  "/hardware/rtx-3060-12gb",
+		LinkEngine:    "/engines/vllm",
+		LinkModel:     "/models/redhatai-qwen3-5-4b-fp8-dynamic",
+		LinkSubmitter: "/submitters/sandberg",
+	} {
+		if got := v.Href(key); got != want {
+			t.Errorf("Href(%s) = %q, want %q", key, got, want)
+		}
+	}
+	r.Submitter = ""
+	if got := Build(r, l).Href(LinkSubmitter); got != "" {
+		t.Errorf("a run without a submitter links %q", got)
 	}
 }

@@ -57,12 +57,9 @@ type View struct {
 	// Caveats explain numbers the tool means differently (run.Notes).
 	Caveats []string
 	// Entities maps LinkHardware, LinkEngine, LinkModel and LinkSubmitter
-	// to the run's entity pages. The web handler fills it (it owns the
-	// addresses); derived from the run alone, so cached pages stay right.
+	// to the run's entity pages; a key is missing when the run does not
+	// name that identity.
 	Entities map[string]string
-	// Run is the run the view was built from, for components that draw
-	// from its numbers (the charts).
-	Run *run.Run
 }
 
 // Section is a titled list of facts.

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -69,7 +70,7 @@ func mdEscape(s string) string { return mdEscaper.Replace(s) }
 // "vLLM · 0.32.0 · FP8 dynamic".
 func EngineLineDisplay(r *run.Run, l *i18n.Localizer) string {
 	c := *r
-	if name := EngineName(&run.Run{Engine: run.Engine{Name: r.Engine.Name}}); name != "" {
+	if name := catalog.Engine(r.Engine.Name).Name; name != "" {
 		c.Engine.Name = name
 	}
 	return report.EngineLine(&c, l)

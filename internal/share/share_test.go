@@ -185,3 +185,17 @@ func TestCard(t *testing.T) {
 		t.Errorf("ja card drawn in %q (%v), want the English fallback", lang, err)
 	}
 }
+
+// TestEngineLineDisplay: the engine line names the engine as the catalog
+// displays it, and leaves out an engine the run does not name.
+func TestEngineLineDisplay(t *testing.T) {
+	l := localizer(t, "en")
+	r := demoRun(t, demo.SeedRun)
+	if got := EngineLineDisplay(r, l); got != "vLLM · 0.32.0 · FP8 dynamic" {
+		t.Errorf("seed engine line = %q", got)
+	}
+	r.Engine.Name = ""
+	if got := EngineLineDisplay(r, l); got != "0.32.0 · FP8 dynamic" {
+		t.Errorf("unnamed engine line = %q", got)
+	}
+}

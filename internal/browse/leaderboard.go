@@ -1,0 +1,101 @@
+package browse
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// The grid points a leaderboard offers; a point in the URL but not here is
+// offered too.
+var (
+	leaderContexts      = []int{0, 8192, 16384, 32768, 65536, 131072}
+	leaderConcurrencies = []int{1, 2, 4, 8, 16, 32, 64, 128}
+)
+
+// Board is a leaderboard as the store answered its query.
+type Board struct {
+	Query store.LeaderQuery
+	// Rows are the ranked best valid cells; Queued the best queued ones,
+	// loaded when ShowQueued asks for them.
+	Rows, Queued []store.LeaderRow
+	ShowQueued   bool
+}
+
+// LeaderboardPage is /leaderboard: the grid point, metric and filter
+// form, the heading naming what is ranked, the ranked rows and, when
+// asked, the queued ones.
+func LeaderboardPage(l *i18n.Localizer, b Board, choices Choices) templates.LeaderboardPage {
+	q := b.Query
+	p := templates.LeaderboardPage{Rows: LeaderRows(l, q, b.Rows, true), ShowQueued: b.ShowQueued}
+	if b.ShowQueued {
+		p.Queued = LeaderRows(l, q, b.Queued, false)
+	}
+	p.Form = Filters(l, "/leaderboard", q.Filter, choices)
+	showQueued := b.ShowQueued
+	p.Form.Queued = &showQueued
+	p.Form.Selects = append([]templates.Select{
+		pointSelect("ctx", l.T("leaderboard.context", nil), leaderContexts, q.Context, report.ContextLabel),
+		pointSelect("conc", l.T("leaderboard.concurrency", nil), leaderConcurrencies, q.Concurrency, strconv.Itoa),
+		metricSelect(l, q.Metric),
+	}, p.Form.Selects...)
+	p.Heading = l.T("leaderboard.heading", map[string]any{"Context": report.ContextLabel(q.Context),
+		"Concurrency": l.Int(int64(q.Concurrency)), "Metric": l.T("metric."+q.Metric, nil)})
+	return p
+}
+
+// LeaderRows turns the best cells q found into rows, each linking its run
+// with the cell highlighted. Ranked rows are numbered from 1; unranked
+// ones (queued cells) have rank 0.
+func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, ranked bool) []templates.LeaderRow {
+	out := make([]templates.LeaderRow, len(rows))
+	for i, r := range rows {
+		out[i] = templates.LeaderRow{
+			RunID:        r.RunID,
+			Href:         paths.RunCell(r.RunID, q.Context, q.Concurrency),
+			Model:        link(r.ModelSlug, r.ModelName, paths.Model),
+			Hardware:     link(r.HardwareSlug, r.HardwareName, paths.Hardware),
+			Engine:       link(r.EngineSlug, r.EngineName, paths.Engine),
+			Submitter:    link(r.SubmitterSlug, r.Submitter, paths.Submitter),
+			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
+			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo,
+		}
+		if ranked {
+			out[i].Rank = i + 1
+		}
+	}
+	return out
+}
+
+// formatMetric formats a leaderboard value as the report formats it.
+func formatMetric(l *i18n.Localizer, metric string, v float64) string {
+	if metric == store.MetricTTFT {
+		return report.FormatTTFT(l, &v)
+	}
+	return report.FormatTPS(l, &v)
+}
+
+func pointSelect(name, label string, values []int, current int, format func(int) string) templates.Select {
+	if !slices.Contains(values, current) {
+		values = append(slices.Clone(values), current)
+		slices.Sort(values)
+	}
+	sel := templates.Select{Name: name, Label: label}
+	for _, v := range values {
+		sel.Options = append(sel.Options, templates.Option{Value: strconv.Itoa(v), Label: format(v), Selected: v == current})
+	}
+	return sel
+}
+
+func metricSelect(l *i18n.Localizer, current string) templates.Select {
+	sel := templates.Select{Name: "metric", Label: l.T("leaderboard.metric", nil)}
+	for _, m := range store.Metrics {
+		sel.Options = append(sel.Options, templates.Option{Value: m, Label: l.T("metric."+m, nil), Selected: m == current})
+	}
+	return sel
+}

@@ -1,0 +1,72 @@
+package share
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// Panel is what the report's Share panel offers: the permalink and the
+// run as Markdown, BBCode, plain text, an iframe snippet and a badge, each
+// ready to copy, and links to the exports and images.
+type Panel struct {
+	Permalink                                    string
+	Markdown, BBCode, Text, Embed, BadgeMarkdown string
+	CSVURL, MarkdownURL, TextURL, BBCodeURL      string
+	GridURL, CardURL, BadgeURL                   string
+}
+
+// NewPanel is the Share panel of r for a reader of l's language. origin is
+// the site's public scheme and host: what is copied elsewhere links back
+// absolutely, the images in the reader's language; the page's own
+// download links stay relative.
+func NewPanel(r *run.Run, l *i18n.Localizer, origin string) *Panel {
+	origin = strings.TrimSuffix(origin, "/")
+	lang := langQuery(l)
+	permalink := paths.RunURL(origin, r.ID)
+	var md, bb, txt bytes.Buffer
+	// Rendering into a buffer cannot fail.
+	_ = Markdown(&md, r, l, permalink)
+	_ = BBCode(&bb, r, l, permalink)
+	_ = Text(&txt, r, l, permalink)
+	return &Panel{
+		Permalink: permalink, Markdown: md.String(), BBCode: bb.String(), Text: txt.String(),
+		Embed:         EmbedHTML(r, l, origin+paths.RunFile(r.ID, "/embed")+lang),
+		BadgeMarkdown: BadgeMarkdown(r, l, origin+paths.RunFile(r.ID, "/badge.svg")+lang, permalink),
+		CSVURL:        paths.RunFile(r.ID, ".csv"), MarkdownURL: paths.RunFile(r.ID, ".md"),
+		TextURL: paths.RunFile(r.ID, ".txt"), BBCodeURL: paths.RunFile(r.ID, ".bbcode"),
+		GridURL: paths.RunFile(r.ID, "/grid.svg"), CardURL: paths.RunFile(r.ID, "/card.png"),
+		BadgeURL: paths.RunFile(r.ID, "/badge.svg"),
+	}
+}
+
+// Preview is a report page's link preview: what a forum or chat shows of
+// a pasted link (OpenGraph and Twitter card tags).
+type Preview struct {
+	// Title is the run's title; Headline, its numbers in one line, is the
+	// page's description.
+	Title, Headline string
+	// Card is the card image's absolute address, in the reader's
+	// language; CardAlt describes it. The card is CardWidth × CardHeight.
+	Card, CardAlt string
+}
+
+// NewPreview is the link preview of r's report for a reader of l's
+// language, with absolute addresses under origin.
+func NewPreview(r *run.Run, l *i18n.Localizer, origin string) Preview {
+	title := report.Title(r, l)
+	return Preview{
+		Title: title, Headline: Headline(r, l),
+		Card:    strings.TrimSuffix(origin, "/") + paths.RunFile(r.ID, "/card.png") + langQuery(l),
+		CardAlt: l.T("share.card_alt", map[string]any{"Title": title}),
+	}
+}
+
+// langQuery keeps the reader's language on an address another site
+// fetches, which has no cookie to carry it.
+func langQuery(l *i18n.Localizer) string { return "?lang=" + url.QueryEscape(l.Lang()) }
