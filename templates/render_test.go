@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
@@ -154,7 +155,7 @@ func TestOtherPages(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		home := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
 			r := reporttest.Run()
-			return HomePage(base(l, "/", "home"), HomeData{Recent: []BrowseRun{{ID: r.ID, Title: "t", Href: "/runs/" + r.ID}}})
+			return HomePage(base(l, "/", "home"), browse.HomeData{Recent: []browse.BrowseRun{{ID: r.ID, Title: "t", Href: "/runs/" + r.ID}}})
 		})
 		if home.Find(`a[href="/runs/k3x9q2"]`).Length() != 1 || home.Find(`a[href="/upload"]`).Length() < 2 {
 			t.Errorf("%s: home links missing", lang.Tag)

@@ -29,7 +29,7 @@ func (s *Server) entityPage(kind string) handlerFunc {
 		if err != nil {
 			return err // ErrNotFound → 404
 		}
-		p := browse.EntityPage(i18n.FromContext(r.Context()), e)
+		p := browse.NewEntityPage(i18n.FromContext(r.Context()), e)
 		w.Header().Set("Cache-Control", "no-cache")
 		return render(w, r, http.StatusOK, templates.Entity(s.base(r, p.Name, p.Description), p))
 	}
@@ -80,5 +80,5 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), ""), browse.SearchPage(l, q, found)))
+	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), ""), browse.NewSearchPage(l, q, found)))
 }

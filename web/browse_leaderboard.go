@@ -76,7 +76,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := browse.LeaderboardPage(l, b, choices)
+	p := browse.NewLeaderboardPage(l, b, choices)
 	w.Header().Set("Cache-Control", "no-cache")
 	return render(w, r, http.StatusOK, templates.Leaderboard(s.base(r, l.T("leaderboard.title", nil), p.Heading), p))
 }

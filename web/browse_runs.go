@@ -69,7 +69,7 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := browse.RunsPage(l, browse.RunsList{URL: r.URL, Filter: rq.filter, Sort: rq.sort, Items: items,
+	p := browse.NewRunsPage(l, browse.RunsList{URL: r.URL, Filter: rq.filter, Sort: rq.sort, Items: items,
 		Next: next, Paged: rq.after != nil}, choices)
 	w.Header().Set("Cache-Control", "no-cache")
 	return render(w, r, http.StatusOK, templates.RunsBrowse(s.base(r, l.T("browse.runs.title", nil), l.T("browse.runs.description", nil)), p))

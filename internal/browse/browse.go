@@ -16,7 +16,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // ItemHardware is the hardware a listed run declared.
@@ -32,18 +31,18 @@ func ItemTitle(l *i18n.Localizer, it *store.RunItem) string {
 
 // Runs describes runs for a list (/runs, home, entity pages), each named
 // as its report page names it.
-func Runs(l *i18n.Localizer, items []store.RunItem) []templates.BrowseRun {
-	out := make([]templates.BrowseRun, len(items))
+func Runs(l *i18n.Localizer, items []store.RunItem) []BrowseRun {
+	out := make([]BrowseRun, len(items))
 	for i := range items {
 		out[i] = browseRun(l, &items[i])
 	}
 	return out
 }
 
-func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
+func browseRun(l *i18n.Localizer, it *store.RunItem) BrowseRun {
 	hw := catalog.Hardware(ItemHardware(it))
 	model, _ := catalog.Model(it.ModelID)
-	return templates.BrowseRun{
+	return BrowseRun{
 		ID: it.ID, Title: ItemTitle(l, it), Href: paths.Run(it.ID),
 		Hardware:      link(it.HardwareSlug, hw.Name, paths.Hardware),
 		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, paths.Engine),
@@ -57,15 +56,15 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) templates.BrowseRun {
 }
 
 // link is a Link to the page of slug, or plain text when there is no slug.
-func link(slug, name string, href func(string) string) templates.Link {
+func link(slug, name string, href func(string) string) Link {
 	if slug == "" {
-		return templates.Link{Text: name}
+		return Link{Text: name}
 	}
-	return templates.Link{Href: href(slug), Text: name}
+	return Link{Href: href(slug), Text: name}
 }
 
 // Home is what the home page shows beside its pitch: the newest runs and
 // the top of the leaderboard q asked for.
-func Home(l *i18n.Localizer, recent []store.RunItem, q store.LeaderQuery, top []store.LeaderRow) templates.HomeData {
-	return templates.HomeData{Recent: Runs(l, recent), Teaser: LeaderRows(l, q, top, true)}
+func Home(l *i18n.Localizer, recent []store.RunItem, q store.LeaderQuery, top []store.LeaderRow) HomeData {
+	return HomeData{Recent: Runs(l, recent), Teaser: LeaderRows(l, q, top, true)}
 }

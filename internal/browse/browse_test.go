@@ -9,7 +9,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // localizer returns a localizer for tag and fails the test if any message
@@ -90,7 +89,7 @@ func TestRuns(t *testing.T) {
 
 // options are the options of f's select name as "value=label", space
 // separated, the selected one marked *.
-func options(t *testing.T, f templates.FilterForm, name string) string {
+func options(t *testing.T, f FilterForm, name string) string {
 	t.Helper()
 	for _, s := range f.Selects {
 		if s.Name != name {
@@ -152,7 +151,7 @@ func TestFilters(t *testing.T) {
 func TestRunsPage(t *testing.T) {
 	l := localizer(t, "en")
 	u, _ := url.Parse("/runs?model=qwen3-8b&sort=peak&after=OLD")
-	p := RunsPage(l, RunsList{URL: u, Filter: store.RunFilter{Model: "qwen3-8b"}, Sort: store.SortPeak,
+	p := NewRunsPage(l, RunsList{URL: u, Filter: store.RunFilter{Model: "qwen3-8b"}, Sort: store.SortPeak,
 		Items: []store.RunItem{item()}, Next: "NEXT", Paged: true}, choices())
 	if p.NextHref != "/runs?after=NEXT&model=qwen3-8b&sort=peak" {
 		t.Errorf("next = %q", p.NextHref)
@@ -169,7 +168,7 @@ func TestRunsPage(t *testing.T) {
 	}
 	// The first page of a list that fits on it has no pager.
 	u, _ = url.Parse("/runs")
-	if p := RunsPage(l, RunsList{URL: u, Sort: store.SortNewest}, nil); p.NextHref != "" || p.FirstHref != "" {
+	if p := NewRunsPage(l, RunsList{URL: u, Sort: store.SortNewest}, nil); p.NextHref != "" || p.FirstHref != "" {
 		t.Errorf("single page pager = %q %q", p.NextHref, p.FirstHref)
 	}
 }
@@ -185,7 +184,7 @@ func TestLeaderboardPage(t *testing.T) {
 	q := store.LeaderQuery{Context: 12288, Concurrency: 8, Metric: store.MetricTTFT}
 	queued := leaderRow("q1", 9000)
 	queued.Demo = true
-	p := LeaderboardPage(l, Board{Query: q, Rows: []store.LeaderRow{leaderRow("r1", 96.4), leaderRow("r2", 1234.4)},
+	p := NewLeaderboardPage(l, Board{Query: q, Rows: []store.LeaderRow{leaderRow("r1", 96.4), leaderRow("r2", 1234.4)},
 		Queued: []store.LeaderRow{queued}, ShowQueued: true}, choices())
 	if len(p.Rows) != 2 || p.Rows[0].Rank != 1 || p.Rows[1].Rank != 2 {
 		t.Fatalf("rows = %+v", p.Rows)
@@ -217,7 +216,7 @@ func TestLeaderboardPage(t *testing.T) {
 		t.Errorf("third select = %+v", sel)
 	}
 	// Queued cells are loaded only when asked for.
-	if p := LeaderboardPage(l, Board{Query: q, Queued: []store.LeaderRow{queued}}, nil); p.Queued != nil || *p.Form.Queued {
+	if p := NewLeaderboardPage(l, Board{Query: q, Queued: []store.LeaderRow{queued}}, nil); p.Queued != nil || *p.Form.Queued {
 		t.Errorf("unasked queued rows = %+v", p.Queued)
 	}
 }
@@ -241,7 +240,7 @@ func TestSearchPage(t *testing.T) {
 		f.Slug, f.Name = slug, name
 		return f
 	}
-	p := SearchPage(l, "rtx", []store.Found{
+	p := NewSearchPage(l, "rtx", []store.Found{
 		found(store.KindHardware, "rtx-3060-12gb", "RTX 3060 12GB"),
 		found(store.KindModelBase, "qwen3-8b", "Qwen3-8B"),
 		found(store.KindHardware, "rtx-4090-24gb", "RTX 4090 24GB"),

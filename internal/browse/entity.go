@@ -10,7 +10,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // BestPoints are the grid points an entity page gives its best result at,
@@ -85,11 +84,11 @@ func SeenKinds(kind string) []string {
 	return out
 }
 
-// EntityPage is /hardware/{slug}, /engines/{slug}, /models/{slug} or
+// NewEntityPage is /hardware/{slug}, /engines/{slug}, /models/{slug} or
 // /submitters/{handle}: the identity's best results at common grid
 // points, its newest runs, and links to what it was seen with.
-func EntityPage(l *i18n.Localizer, e EntityData) templates.EntityPage {
-	p := templates.EntityPage{Kind: l.T("entity.kind."+e.Kind, nil), Name: e.Name}
+func NewEntityPage(l *i18n.Localizer, e EntityData) EntityPage {
+	p := EntityPage{Kind: l.T("entity.kind."+e.Kind, nil), Name: e.Name}
 	p.Description = p.Kind + l.T("common.dot_sep", nil) + e.Name
 	p.Runs = Runs(l, e.Runs)
 	param := url.Values{entityParam[e.Kind]: {e.Slug}}.Encode()
@@ -100,7 +99,7 @@ func EntityPage(l *i18n.Localizer, e EntityData) templates.EntityPage {
 		if !ok {
 			continue
 		}
-		p.Bests = append(p.Bests, templates.Best{
+		p.Bests = append(p.Bests, Best{
 			Cell:     l.T("entity.cell_label", map[string]any{"Context": report.ContextLabel(pt.Context), "Concurrency": l.Int(int64(pt.Concurrency))}),
 			Value:    formatMetric(l, store.MetricTotal, b.Value),
 			Href:     paths.RunCell(b.RunID, pt.Context, pt.Concurrency),
@@ -116,24 +115,24 @@ func EntityPage(l *i18n.Localizer, e EntityData) templates.EntityPage {
 
 // entityLinks are the links across, each kind by name; an engine's
 // versions come first, newest first, each with its runs.
-func entityLinks(l *i18n.Localizer, e EntityData) []templates.LinkGroup {
-	var out []templates.LinkGroup
+func entityLinks(l *i18n.Localizer, e EntityData) []LinkGroup {
+	var out []LinkGroup
 	if e.Kind == store.KindEngine {
 		versions := slices.Clone(e.Versions)
 		slices.SortFunc(versions, func(a, b store.VersionRuns) int { return strings.Compare(b.Version, a.Version) })
-		lg := templates.LinkGroup{Label: l.T("entity.links.versions", nil)}
+		lg := LinkGroup{Label: l.T("entity.links.versions", nil)}
 		for _, v := range versions {
-			lg.Links = append(lg.Links, templates.Link{
+			lg.Links = append(lg.Links, Link{
 				Href: "/runs?" + url.Values{"engine": {e.Slug}, "version": {v.Version}}.Encode(),
 				Text: fmt.Sprintf("%s (%s)", v.Version, l.Int(v.Runs))})
 		}
 		out = append(out, lg)
 	}
 	for _, pt := range seenParts(e.Kind) {
-		lg := templates.LinkGroup{Label: l.T(pt.label, nil)}
+		lg := LinkGroup{Label: l.T(pt.label, nil)}
 		for _, f := range e.Seen {
 			if f.Kind == pt.kind {
-				lg.Links = append(lg.Links, templates.Link{Href: pt.href(f.Slug), Text: f.Name})
+				lg.Links = append(lg.Links, Link{Href: pt.href(f.Slug), Text: f.Name})
 			}
 		}
 		out = append(out, lg)

@@ -6,11 +6,10 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // groups are an entity page's links across as "Label: href=text …".
-func groups(gs []templates.LinkGroup) []string {
+func groups(gs []LinkGroup) []string {
 	var out []string
 	for _, g := range gs {
 		parts := []string{g.Label}
@@ -44,7 +43,7 @@ func TestEntityPageEngine(t *testing.T) {
 			seen(store.KindHardware, "rtx-4090-24gb", "RTX 4090 24GB")},
 		Versions: []store.VersionRuns{{Version: "0.8.5", Runs: 3}, {Version: "0.9.1", Runs: 1200}},
 	}
-	p := EntityPage(l, e)
+	p := NewEntityPage(l, e)
 	if p.Kind != "Engine" || p.Name != "vLLM" || p.Description != "Engine · vLLM" {
 		t.Errorf("header = %q %q %q", p.Kind, p.Name, p.Description)
 	}
@@ -82,7 +81,7 @@ func TestEntityPageEngine(t *testing.T) {
 
 func TestEntityPageBaseModel(t *testing.T) {
 	l := localizer(t, "en")
-	p := EntityPage(l, EntityData{Kind: store.KindModelBase, Slug: "qwen3-8b", Name: "Qwen3-8B",
+	p := NewEntityPage(l, EntityData{Kind: store.KindModelBase, Slug: "qwen3-8b", Name: "Qwen3-8B",
 		Seen: []store.Found{seen(store.KindModel, "qwen-qwen3-8b-fp8", "Qwen/Qwen3-8B-FP8"),
 			seen(store.KindEngine, "vllm", "vLLM")}})
 	// A base model filters by the model parameter, lists its variants and

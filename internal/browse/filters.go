@@ -4,7 +4,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // Choices are the identities the filter forms offer, by kind: every kind
@@ -37,11 +36,11 @@ func ChoiceKinds() []string {
 
 // Filters is the filter form of a page posting to action: every choice of
 // each filter ("all" first), the ones of f selected.
-func Filters(l *i18n.Localizer, action string, f store.RunFilter, choices Choices) templates.FilterForm {
-	form := templates.FilterForm{Action: action, EngineVersion: f.EngineVersion, ClearHref: action}
+func Filters(l *i18n.Localizer, action string, f store.RunFilter, choices Choices) FilterForm {
+	form := FilterForm{Action: action, EngineVersion: f.EngineVersion, ClearHref: action}
 	for _, p := range filterParams {
-		sel := templates.Select{Name: p.param, Label: l.T("browse.filter."+p.param, nil),
-			Options: []templates.Option{{Value: "", Label: l.T("browse.filter.all", nil)}}}
+		sel := Select{Name: p.param, Label: l.T("browse.filter."+p.param, nil),
+			Options: []Option{{Value: "", Label: l.T("browse.filter.all", nil)}}}
 		current := filterValue(f, p.param)
 		for _, kind := range p.kinds {
 			for _, id := range choices[kind] {
@@ -49,7 +48,7 @@ func Filters(l *i18n.Localizer, action string, f store.RunFilter, choices Choice
 				if kind == store.KindModelBase {
 					label = l.T("browse.filter.all_variants", map[string]any{"Name": id.Name})
 				}
-				sel.Options = append(sel.Options, templates.Option{Value: id.Slug, Label: label, Selected: id.Slug == current})
+				sel.Options = append(sel.Options, Option{Value: id.Slug, Label: label, Selected: id.Slug == current})
 			}
 		}
 		form.Selects = append(form.Selects, sel)

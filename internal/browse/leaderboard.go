@@ -8,7 +8,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // The grid points a leaderboard offers; a point in the URL but not here is
@@ -27,19 +26,19 @@ type Board struct {
 	ShowQueued   bool
 }
 
-// LeaderboardPage is /leaderboard: the grid point, metric and filter
+// NewLeaderboardPage is /leaderboard: the grid point, metric and filter
 // form, the heading naming what is ranked, the ranked rows and, when
 // asked, the queued ones.
-func LeaderboardPage(l *i18n.Localizer, b Board, choices Choices) templates.LeaderboardPage {
+func NewLeaderboardPage(l *i18n.Localizer, b Board, choices Choices) LeaderboardPage {
 	q := b.Query
-	p := templates.LeaderboardPage{Rows: LeaderRows(l, q, b.Rows, true), ShowQueued: b.ShowQueued}
+	p := LeaderboardPage{Rows: LeaderRows(l, q, b.Rows, true), ShowQueued: b.ShowQueued}
 	if b.ShowQueued {
 		p.Queued = LeaderRows(l, q, b.Queued, false)
 	}
 	p.Form = Filters(l, "/leaderboard", q.Filter, choices)
 	showQueued := b.ShowQueued
 	p.Form.Queued = &showQueued
-	p.Form.Selects = append([]templates.Select{
+	p.Form.Selects = append([]Select{
 		pointSelect("ctx", l.T("leaderboard.context", nil), leaderContexts, q.Context, report.ContextLabel),
 		pointSelect("conc", l.T("leaderboard.concurrency", nil), leaderConcurrencies, q.Concurrency, strconv.Itoa),
 		metricSelect(l, q.Metric),
@@ -52,10 +51,10 @@ func LeaderboardPage(l *i18n.Localizer, b Board, choices Choices) templates.Lead
 // LeaderRows turns the best cells q found into rows, each linking its run
 // with the cell highlighted. Ranked rows are numbered from 1; unranked
 // ones (queued cells) have rank 0.
-func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, ranked bool) []templates.LeaderRow {
-	out := make([]templates.LeaderRow, len(rows))
+func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, ranked bool) []LeaderRow {
+	out := make([]LeaderRow, len(rows))
 	for i, r := range rows {
-		out[i] = templates.LeaderRow{
+		out[i] = LeaderRow{
 			RunID:        r.RunID,
 			Href:         paths.RunCell(r.RunID, q.Context, q.Concurrency),
 			Model:        link(r.ModelSlug, r.ModelName, paths.Model),
@@ -80,22 +79,22 @@ func formatMetric(l *i18n.Localizer, metric string, v float64) string {
 	return report.FormatTPS(l, &v)
 }
 
-func pointSelect(name, label string, values []int, current int, format func(int) string) templates.Select {
+func pointSelect(name, label string, values []int, current int, format func(int) string) Select {
 	if !slices.Contains(values, current) {
 		values = append(slices.Clone(values), current)
 		slices.Sort(values)
 	}
-	sel := templates.Select{Name: name, Label: label}
+	sel := Select{Name: name, Label: label}
 	for _, v := range values {
-		sel.Options = append(sel.Options, templates.Option{Value: strconv.Itoa(v), Label: format(v), Selected: v == current})
+		sel.Options = append(sel.Options, Option{Value: strconv.Itoa(v), Label: format(v), Selected: v == current})
 	}
 	return sel
 }
 
-func metricSelect(l *i18n.Localizer, current string) templates.Select {
-	sel := templates.Select{Name: "metric", Label: l.T("leaderboard.metric", nil)}
+func metricSelect(l *i18n.Localizer, current string) Select {
+	sel := Select{Name: "metric", Label: l.T("leaderboard.metric", nil)}
 	for _, m := range store.Metrics {
-		sel.Options = append(sel.Options, templates.Option{Value: m, Label: l.T("metric."+m, nil), Selected: m == current})
+		sel.Options = append(sel.Options, Option{Value: m, Label: l.T("metric."+m, nil), Selected: m == current})
 	}
 	return sel
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // RunsList is one page of /runs as the store answered it.
@@ -24,16 +23,16 @@ type RunsList struct {
 // runSorts are the orders /runs offers, in the order the form lists them.
 var runSorts = []store.RunSort{store.SortNewest, store.SortSingle, store.SortPeak}
 
-// RunsPage is /runs: the filter form with its sort, the runs, the pager.
-func RunsPage(l *i18n.Localizer, list RunsList, choices Choices) templates.RunsPage {
+// NewRunsPage is /runs: the filter form with its sort, the runs, the pager.
+func NewRunsPage(l *i18n.Localizer, list RunsList, choices Choices) RunsPage {
 	form := Filters(l, "/runs", list.Filter, choices)
-	sortSel := templates.Select{Name: "sort", Label: l.T("browse.sort", nil)}
+	sortSel := Select{Name: "sort", Label: l.T("browse.sort", nil)}
 	for _, so := range runSorts {
-		sortSel.Options = append(sortSel.Options, templates.Option{Value: string(so),
+		sortSel.Options = append(sortSel.Options, Option{Value: string(so),
 			Label: l.T("browse.sort."+string(so), nil), Selected: so == list.Sort})
 	}
 	form.Selects = append(form.Selects, sortSel)
-	p := templates.RunsPage{Form: form, Runs: Runs(l, list.Items)}
+	p := RunsPage{Form: form, Runs: Runs(l, list.Items)}
 	if list.Next != "" {
 		p.NextHref = WithParam(list.URL, "after", list.Next)
 	}

@@ -4,20 +4,19 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// SearchPage is /search: what was asked, and the identities found, one
+// NewSearchPage is /search: what was asked, and the identities found, one
 // group per kind in the order the store found the kinds.
-func SearchPage(l *i18n.Localizer, query string, found []store.Found) templates.SearchPage {
-	p := templates.SearchPage{Query: query}
+func NewSearchPage(l *i18n.Localizer, query string, found []store.Found) SearchPage {
+	p := SearchPage{Query: query}
 	index := map[string]int{}
 	for _, f := range found {
 		i, ok := index[f.Kind]
 		if !ok {
 			i = len(p.Hits)
 			index[f.Kind] = i
-			p.Hits = append(p.Hits, templates.LinkGroup{Label: l.T("search.kind."+f.Kind, nil)})
+			p.Hits = append(p.Hits, LinkGroup{Label: l.T("search.kind."+f.Kind, nil)})
 		}
 		href := paths.Model // base models and variants
 		switch f.Kind {
@@ -26,7 +25,7 @@ func SearchPage(l *i18n.Localizer, query string, found []store.Found) templates.
 		case store.KindEngine:
 			href = paths.Engine
 		}
-		p.Hits[i].Links = append(p.Hits[i].Links, templates.Link{Href: href(f.Slug), Text: f.Name})
+		p.Hits[i].Links = append(p.Hits[i].Links, Link{Href: href(f.Slug), Text: f.Name})
 	}
 	return p
 }

@@ -1,7 +1,7 @@
-package templates
+package browse
 
-// The browse pages' view models; internal/browse builds them from the
-// store's lists, so the templates never see a store type.
+// The browse pages' view models, built here from the store's lists and
+// rendered by templates, which never see a store type.
 
 // Link is an address and its text; an empty Href shows the text alone.
 type Link struct{ Href, Text string }
