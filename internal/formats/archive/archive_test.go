@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -101,4 +102,33 @@ func TestBuild(t *testing.T) {
 	if want := "_hidden.json=1 b.json=2 b (2).json=3 file.json=4"; strings.Join(got, " ") != want {
 		t.Errorf("Read(Build) = %q, want %q", strings.Join(got, " "), want)
 	}
+}
+
+// A tar from a pre-POSIX archiver marks regular files with a NUL type flag;
+// they are results like any other.
+func TestReadLegacyTar(t *testing.T) {
+	doc := []byte(`{"a":1}`)
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: "old/a.json", Typeflag: tar.TypeReg, Size: int64(len(doc)), Mode: 0o644, Format: tar.FormatUSTAR})
+	tw.Write(doc)
+	tw.Close()
+	data := buf.Bytes()
+	legacyFlag(data[:512])
+	files, err := Read(data)
+	if err != nil || len(files) != 1 || files[0].Name != "old/a.json" || !bytes.Equal(files[0].Data, doc) {
+		t.Fatalf("Read(legacy tar) = %+v, %v", files, err)
+	}
+}
+
+// legacyFlag rewrites a tar header block's type flag as NUL, and its
+// checksum to match.
+func legacyFlag(h []byte) {
+	h[156] = 0
+	copy(h[148:156], "        ")
+	sum := 0
+	for _, b := range h {
+		sum += int(b)
+	}
+	copy(h[148:156], fmt.Sprintf("%06o\x00 ", sum))
 }
