@@ -5,7 +5,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/genaiperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/guidellm"
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/llamabench"
 	"github.com/speedmatrix/speedmatrix/internal/formats/llmperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sglang"
@@ -37,7 +37,7 @@ var toolReaders = []toolReader{
 
 // otherToolParser returns the parser of the tool that wrote data, or nil.
 func otherToolParser(data []byte) func([]byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
+	docs, err := jsondoc.Split(data)
 	if err != nil {
 		return nil
 	}

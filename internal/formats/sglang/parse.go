@@ -11,7 +11,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -35,14 +35,14 @@ func Detect(top map[string]json.RawMessage) bool {
 
 // Parse reads a whole JSONL file.
 func Parse(data []byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
+	docs, err := jsondoc.Split(data)
 	if err != nil {
 		return nil, err
 	}
 	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), &p.Probs)
 		if o == nil {
 			continue
 		}
@@ -62,7 +62,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 type parser struct{ *sweep.Records }
 
 // record reads one line as a decode cell.
-func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+func (p *parser) record(o *jsondoc.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
 	if info := o.Object("server_info"); info != nil {
 		if model := info.String("model_path"); p.FirstModel == "" {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -17,7 +17,7 @@ import (
 // tokens is the median ITL (every gap, pooled), or median TPOT when the
 // file has no ITL, which it reports by returning NoteTBTIsTPOT.
 // Latencies of 0 mean "no samples" in both tools and stay unknown.
-func ServingMetrics(o *lenient.Object) (m run.Metrics, note string) {
+func ServingMetrics(o *jsondoc.Object) (m run.Metrics, note string) {
 	m.TotalTPS = o.Measure("output_throughput")
 	m.TTFTms = positive(o.Measure("median_ttft_ms"))
 	tpot := positive(o.Measure("median_tpot_ms"))
@@ -45,7 +45,7 @@ func positive(v *float64) *float64 {
 // tokens over completed requests, else the mean of input_lens (written with
 // --save-detailed and by the legacy script), else fallback (a requested
 // length, 0 when unknown).
-func MeanPrompt(o *lenient.Object, completed *int64, fallback float64) float64 {
+func MeanPrompt(o *jsondoc.Object, completed *int64, fallback float64) float64 {
 	if in := o.Measure("total_input_tokens"); in != nil && completed != nil && *completed > 0 {
 		return *in / float64(*completed)
 	}

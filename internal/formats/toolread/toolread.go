@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
 
 // Sanitize replaces the bare tokens NaN, Infinity and -Infinity that
 // Python's json module writes (outside strings) with null, so the document
 // decodes; a non-finite number then reads as "not given".
-func Sanitize(data []byte) []byte { return lenient.SanitizeToNull(data) }
+func Sanitize(data []byte) []byte { return jsondoc.SanitizeToNull(data) }
 
 // Num is a number as the Python tools write it: a JSON number, a number in a
 // string (llmperf's json.dump(default=str) of numpy integers: "131"), or

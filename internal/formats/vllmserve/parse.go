@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -36,14 +36,14 @@ func Detect(top map[string]json.RawMessage) bool {
 
 // Parse reads a whole result file.
 func Parse(data []byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
+	docs, err := jsondoc.Split(data)
 	if err != nil {
 		return nil, err
 	}
 	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), &p.Probs)
 		if o == nil {
 			continue
 		}
@@ -63,7 +63,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 type parser struct{ *sweep.Records }
 
 // record reads one run of the benchmark as a decode cell.
-func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+func (p *parser) record(o *jsondoc.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
 	if model := o.String("model_id"); p.FirstModel == "" {
 		p.FirstModel = model
@@ -95,7 +95,7 @@ func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 // concurrency is --max-concurrency; without one, a run at an infinite rate
 // sent all num_prompts requests at once, and a run at a finite rate (or a
 // ramp-up) has no concurrency: it is rate-driven.
-func (p *parser) concurrency(o *lenient.Object) (int, bool) {
+func (p *parser) concurrency(o *jsondoc.Object) (int, bool) {
 	rate := o.Try("request_rate")
 	if c := o.Count("max_concurrency"); c != nil {
 		if *c < 1 || *c > math.MaxInt32 {

@@ -1,4 +1,4 @@
-package lenient
+package jsondoc
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package lenient
+package jsondoc
 
 import (
 	"encoding/json"
@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
@@ -34,7 +33,7 @@ func NewObject(raw json.RawMessage, path string, probs *problem.List) *Object {
 func (o *Object) Fields() map[string]json.RawMessage { return o.fields }
 
 // At returns the JSON path of key.
-func (o *Object) At(key string) string { return o.Path + jsondoc.Key(key) }
+func (o *Object) At(key string) string { return o.Path + Key(key) }
 
 // Has reports whether key is present with a value other than null.
 func (o *Object) Has(key string) bool {
