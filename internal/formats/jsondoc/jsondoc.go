@@ -8,8 +8,11 @@
 // Infinity tokens (Python's json.dump of a float: Sanitize), several
 // documents appended to one file (JSON Lines, vLLM's --append-result) and an
 // array a crashed run left without its closing bracket (llama-bench: Split),
-// and numbers written as strings (numpy values through default=str: Object,
-// Num). Only format parsers use it; they hand clean values on.
+// and numbers written as strings (numpy values through default=str: Object
+// field by field, Num in a struct decoded whole). However a number is read,
+// one Checker applies the rules (finite, non-negative, whole where a count
+// is meant) and names the path of what breaks them. Only format parsers use
+// this package: the leniency stays inside them.
 package jsondoc
 
 import (

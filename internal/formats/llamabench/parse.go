@@ -13,7 +13,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -38,11 +37,11 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{probs: problem.List{Kind: problem.Invalid}}
+	p := &parser{probs: jsondoc.NewChecker()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured,
 		Settings: run.Settings{Concurrencies: []int{1}}}
 	for i, raw := range docs.Values {
-		o := jsondoc.NewObject(raw, docs.Path(i), &p.probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), p.probs)
 		if o == nil {
 			continue
 		}
@@ -75,7 +74,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 }
 
 type parser struct {
-	probs       problem.List
+	probs       *jsondoc.Checker
 	first       *jsondoc.Object
 	pg, atDepth bool
 }

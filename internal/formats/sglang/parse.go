@@ -42,7 +42,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := jsondoc.NewObject(raw, docs.Path(i), &p.Probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), p.Probs)
 		if o == nil {
 			continue
 		}
@@ -68,7 +68,7 @@ func (p *parser) record(o *jsondoc.Object) (run.Measurement, bool) {
 		if model := info.String("model_path"); p.FirstModel == "" {
 			p.FirstModel = model
 		} else if model != "" && model != p.FirstModel {
-			sweep.MixedModels(&p.Probs, info.At("model_path"), model, p.FirstModel)
+			sweep.MixedModels(&p.Probs.List, info.At("model_path"), model, p.FirstModel)
 			return m, false
 		}
 	}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -9,7 +10,9 @@ import (
 // SGLang bench_serving: one JSON record per measured load) keeps while it
 // reads a file, and the rules both apply at the end.
 type Records struct {
-	Probs problem.List
+	// Probs collects the file's problems; its records' numbers are read
+	// through it.
+	Probs *jsondoc.Checker
 	// Rate collects rate-driven records: they refuse the file only when
 	// nothing else in it can be shown.
 	Rate problem.List
@@ -23,7 +26,7 @@ type Records struct {
 
 // NewRecords returns the state for reading one file.
 func NewRecords() *Records {
-	return &Records{Probs: problem.List{Kind: problem.Invalid}, Rate: problem.List{Kind: problem.Invalid}}
+	return &Records{Probs: jsondoc.NewChecker(), Rate: problem.List{Kind: problem.Invalid}}
 }
 
 // Finish adds the notes the file calls for (rate-driven records left out, a

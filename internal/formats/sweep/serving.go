@@ -19,12 +19,12 @@ import (
 // Latencies of 0 mean "no samples" in both tools and stay unknown.
 func ServingMetrics(o *jsondoc.Object) (m run.Metrics, note string) {
 	m.TotalTPS = o.Measure("output_throughput")
-	m.TTFTms = positive(o.Measure("median_ttft_ms"))
-	tpot := positive(o.Measure("median_tpot_ms"))
+	m.TTFTms = o.Positive("median_ttft_ms")
+	tpot := o.Positive("median_tpot_ms")
 	if tpot != nil {
 		m.PerRequestTPS = run.F(1000 / *tpot)
 	}
-	m.TBTms = positive(o.Measure("median_itl_ms"))
+	m.TBTms = o.Positive("median_itl_ms")
 	if m.TBTms == nil && tpot != nil {
 		m.TBTms, note = tpot, NoteTBTIsTPOT
 	}
@@ -32,13 +32,6 @@ func ServingMetrics(o *jsondoc.Object) (m run.Metrics, note string) {
 	m.OutputTokens = o.Count("total_output_tokens")
 	m.MeasuredS = o.Measure("duration")
 	return m, note
-}
-
-func positive(v *float64) *float64 {
-	if v == nil || *v <= 0 {
-		return nil
-	}
-	return v
 }
 
 // MeanPrompt is the mean prompt length of a serving record: total input

@@ -43,7 +43,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	p := &parser{sweep.NewRecords()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
 	for i, raw := range docs.Values {
-		o := jsondoc.NewObject(raw, docs.Path(i), &p.Probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), p.Probs)
 		if o == nil {
 			continue
 		}
@@ -68,7 +68,7 @@ func (p *parser) record(o *jsondoc.Object) (run.Measurement, bool) {
 	if model := o.String("model_id"); p.FirstModel == "" {
 		p.FirstModel = model
 	} else if model != p.FirstModel {
-		sweep.MixedModels(&p.Probs, o.At("model_id"), model, p.FirstModel)
+		sweep.MixedModels(&p.Probs.List, o.At("model_id"), model, p.FirstModel)
 		return m, false
 	}
 	if !o.Has("output_throughput") {
