@@ -15,9 +15,9 @@ import (
 // duration [s]. Per-request tok/s is 1000 / median TPOT (TPOT excludes the
 // first token, so it is the decode speed one request saw). Time between
 // tokens is the median ITL (every gap, pooled), or median TPOT when the
-// file has no ITL, which it reports by returning NoteTBTIsTPOT.
+// record has no ITL, which the run's notes then say (TBTIsTPOT).
 // Latencies of 0 mean "no samples" in both tools and stay unknown.
-func ServingMetrics(o *jsondoc.Object) (m run.Metrics, note string) {
+func (r *Records) ServingMetrics(o *jsondoc.Object) (m run.Metrics) {
 	m.TotalTPS = o.Measure("output_throughput")
 	m.TTFTms = o.Positive("median_ttft_ms")
 	tpot := o.Positive("median_tpot_ms")
@@ -26,12 +26,12 @@ func ServingMetrics(o *jsondoc.Object) (m run.Metrics, note string) {
 	}
 	m.TBTms = o.Positive("median_itl_ms")
 	if m.TBTms == nil && tpot != nil {
-		m.TBTms, note = tpot, NoteTBTIsTPOT
+		m.TBTms, r.TBTIsTPOT = tpot, true
 	}
 	m.Completed = o.Count("completed")
 	m.OutputTokens = o.Count("total_output_tokens")
 	m.MeasuredS = o.Measure("duration")
-	return m, note
+	return m
 }
 
 // MeanPrompt is the mean prompt length of a serving record: total input
