@@ -15,7 +15,7 @@ import (
 
 // toolReader is the parser of another benchmark tool's files and how to
 // recognise one by the keys of its first object (the first test, line or
-// appended result). Detection follows shared/formats/other-tools/NOTES.md.
+// appended result); docs/formats.md lists what each tool writes.
 type toolReader struct {
 	detect func(top map[string]json.RawMessage) bool
 	parse  func(data []byte) (*run.Parsed, error)
