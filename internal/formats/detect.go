@@ -1,15 +1,29 @@
 // Package formats finds out what an uploaded document is and hands it to the
-// parser of that format. Each format lives in its own subpackage:
+// parser of its format. Each format lives in its own subpackage. The formats
+// speedmatrix defined or grew up with are told apart by their schema key or
+// their llm-inference-bench keys:
 //
-//	llmbench  llm-inference-bench benchmark_results.json (0.2 → 0.8)
-//	lilbench  lil-bench's upload document, lil-bench-result/1
-//	export    speedmatrix's own run export, speedmatrix-run/1
+//	llmbench    llm-inference-bench's benchmark_results.json, every version from 0.2.0 on
+//	lilbench    lil-bench's upload document, lil-bench-result/1
+//	export      speedmatrix's own run export, speedmatrix-run/1
 //
-// and the files of other benchmark tools (tools.go): vllmserve, sglang,
-// llamabench, read leniently (NaN, Infinity, JSON Lines, appended objects,
-// unterminated arrays). Files of tools not read yet are recognised and
-// refused with a message that says what they are (other.go). A zip or tar of
-// such files is one run when they measure one setup (many.go).
+// The files of other benchmark tools are recognised by the keys of their
+// first object and read leniently (NaN, Infinity, JSON Lines, appended
+// objects, unterminated arrays, numbers in strings; tools.go):
+//
+//	vllmserve   vLLM bench serve --save-result (and the legacy benchmark_serving.py)
+//	sglang      SGLang bench_serving --output-file, JSON Lines
+//	llamabench  llama.cpp's llama-bench -o json and -o jsonl
+//	guidellm    GuideLLM's benchmarks.json, all three generations
+//	genaiperf   GenAI-Perf's and AIPerf's profile exports
+//	llmperf     llmperf's summary files
+//
+// JSON that none of them reads is refused with a message naming the tool
+// when its keys say which (other.go), or listing its keys. A zip, tar or
+// gzip of result files is one run when they measure one setup (many.go).
+// The parsers share jsondoc (JSON read strictly or leniently, with problems
+// that name paths, and one set of number rules), sweep (grid placement,
+// serving records, caveats, merging) and archive (reading archives).
 package formats
 
 import (

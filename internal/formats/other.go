@@ -8,10 +8,11 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
-// otherTools recognises the files of benchmark tools speedmatrix does not
-// read yet by the keys they always write (shared/formats/other-tools/), so
-// the answer can say what the file is instead of "unknown". vLLM, SGLang and
-// llama-bench are read (tools.go); an entry goes when its reader lands.
+// otherTools names the tool of a file by keys the tool always writes, for
+// a file that no reader (tools.go) took: a version, variant or edited file
+// whose keys are the tool's but not the ones its reader recognises. The
+// answer then says which tool the file looks like and that it lacks what
+// speedmatrix reads from it, instead of "unknown format".
 var otherTools = []struct {
 	name string
 	keys []string // all must be present

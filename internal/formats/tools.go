@@ -5,7 +5,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/genaiperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/guidellm"
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/llamabench"
 	"github.com/speedmatrix/speedmatrix/internal/formats/llmperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sglang"
@@ -15,7 +15,7 @@ import (
 
 // toolReader is the parser of another benchmark tool's files and how to
 // recognise one by the keys of its first object (the first test, line or
-// appended result). Detection follows shared/formats/other-tools/NOTES.md.
+// appended result); docs/formats.md lists what each tool writes.
 type toolReader struct {
 	detect func(top map[string]json.RawMessage) bool
 	parse  func(data []byte) (*run.Parsed, error)
@@ -37,7 +37,7 @@ var toolReaders = []toolReader{
 
 // otherToolParser returns the parser of the tool that wrote data, or nil.
 func otherToolParser(data []byte) func([]byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
+	docs, err := jsondoc.Split(data)
 	if err != nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,4 +133,33 @@ func TestCanonicalIsWhatReadGivesBack(t *testing.T) {
 		}
 		seen[canon[i].Name] = true
 	}
+}
+
+// A tar from a pre-POSIX archiver marks regular files with a NUL type flag;
+// they are results like any other.
+func TestReadLegacyTar(t *testing.T) {
+	doc := []byte(`{"a":1}`)
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: "old/a.json", Typeflag: tar.TypeReg, Size: int64(len(doc)), Mode: 0o644, Format: tar.FormatUSTAR})
+	tw.Write(doc)
+	tw.Close()
+	data := buf.Bytes()
+	legacyFlag(data[:512])
+	files, err := Read(data)
+	if err != nil || len(files) != 1 || files[0].Name != "old/a.json" || !bytes.Equal(files[0].Data, doc) {
+		t.Fatalf("Read(legacy tar) = %+v, %v", files, err)
+	}
+}
+
+// legacyFlag rewrites a tar header block's type flag as NUL, and its
+// checksum to match.
+func legacyFlag(h []byte) {
+	h[156] = 0
+	copy(h[148:156], "        ")
+	sum := 0
+	for _, b := range h {
+		sum += int(b)
+	}
+	copy(h[148:156], fmt.Sprintf("%06o\x00 ", sum))
 }

@@ -88,7 +88,9 @@ func readTar(r io.Reader) ([]File, error) {
 		if err != nil {
 			return nil, unreadable(err)
 		}
-		if (h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA) || skipped(h.Name) {
+		// archive/tar reports a pre-POSIX regular file (type flag NUL) as
+		// TypeReg, or as TypeDir when its name ends in "/".
+		if h.Typeflag != tar.TypeReg || skipped(h.Name) {
 			continue
 		}
 		if len(files) == MaxFiles {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -110,10 +109,10 @@ func (p *parser) cell(conc int) (run.Measurement, bool) {
 		p.c.Add(p.base, "problem.formats.missing_field", map[string]any{"Field": "input_sequence_length"})
 		return m, false
 	}
-	m.Context, m.MeasuredContext = toolread.Context(*isl)
+	m.Context, m.MeasuredContext = sweep.Place(*isl)
 
 	if v := p.avg("count"); v != nil {
-		m.Completed = run.I(toolread.Round(*v))
+		m.Completed = run.I(sweep.Round(*v))
 	}
 	errors := p.avg("errors")
 	m.TotalTPS = p.avg("throughput")
@@ -136,9 +135,9 @@ func (p *parser) cell(conc int) (run.Measurement, bool) {
 	}
 	if v := p.avg("total_osl"); v != nil {
 		// total_osl counts reasoning tokens too, as output_token_throughput does.
-		m.OutputTokens = run.I(toolread.Round(*v))
+		m.OutputTokens = run.I(sweep.Round(*v))
 	} else if osl := p.avg("osl"); osl != nil && m.Completed != nil {
-		m.OutputTokens = run.I(toolread.Round(*osl * float64(*m.Completed)))
+		m.OutputTokens = run.I(sweep.Round(*osl * float64(*m.Completed)))
 	}
 	if m.MeasuredS == nil && m.Completed != nil {
 		// GenAI-Perf stores no duration: requests ÷ requests per second.

@@ -3,7 +3,7 @@ package genaiperf
 import (
 	"encoding/json"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
 
 // block is one metric: {unit, avg, p1…p99, min, max, std}. System and
@@ -38,25 +38,25 @@ var metricNames = map[string][]string{
 // key sets do not collide. None is written as null or "".
 type inputConfig struct {
 	// GenAI-Perf, flat
-	Model          []string     `json:"model"`
-	Concurrency    toolread.Num `json:"concurrency"`
-	RequestRate    toolread.Num `json:"request_rate"`
-	SyntheticInput toolread.Num `json:"synthetic_input_tokens_mean"`
-	Backend        string       `json:"backend"`
-	ServiceKind    string       `json:"service_kind"`
+	Model          []string    `json:"model"`
+	Concurrency    jsondoc.Num `json:"concurrency"`
+	RequestRate    jsondoc.Num `json:"request_rate"`
+	SyntheticInput jsondoc.Num `json:"synthetic_input_tokens_mean"`
+	Backend        string      `json:"backend"`
+	ServiceKind    string      `json:"service_kind"`
 	// GenAI-Perf, nested
 	ModelNames   []string `json:"model_names"`
 	PerfAnalyzer *struct {
-		Stimulus map[string]toolread.Num `json:"stimulus"`
+		Stimulus map[string]jsondoc.Num `json:"stimulus"`
 	} `json:"perf_analyzer"`
 	Input *struct {
 		SyntheticTokens *struct {
-			Mean toolread.Num `json:"mean"`
+			Mean jsondoc.Num `json:"mean"`
 		} `json:"synthetic_tokens"`
 		// AIPerf
 		Prompt *struct {
 			InputTokens *struct {
-				Mean toolread.Num `json:"mean"`
+				Mean jsondoc.Num `json:"mean"`
 			} `json:"input_tokens"`
 		} `json:"prompt"`
 	} `json:"input"`
@@ -66,8 +66,8 @@ type inputConfig struct {
 	Endpoint json.RawMessage `json:"endpoint"`
 	// AIPerf
 	Loadgen *struct {
-		Concurrency toolread.Num `json:"concurrency"`
-		RequestRate toolread.Num `json:"request_rate"`
+		Concurrency jsondoc.Num `json:"concurrency"`
+		RequestRate jsondoc.Num `json:"request_rate"`
 	} `json:"loadgen"`
 }
 

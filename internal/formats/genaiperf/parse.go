@@ -13,7 +13,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -60,7 +59,7 @@ func isAIPerf(top map[string]json.RawMessage) bool {
 
 // Parse reads one GenAI-Perf or AIPerf export.
 func Parse(data []byte) (*run.Parsed, error) {
-	data = toolread.Sanitize(data)
+	data = jsondoc.SanitizeToNull(data)
 	var top map[string]json.RawMessage
 	if err := jsondoc.Decode(data, &top); err != nil {
 		return nil, err
@@ -69,7 +68,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.Decode(data, &h); err != nil {
 		return nil, err
 	}
-	p := &parser{c: toolread.NewChecker(), blocks: top, base: "$"}
+	p := &parser{c: jsondoc.NewChecker(), blocks: top, base: "$"}
 	if h.Records != nil {
 		p.blocks, p.base = h.Records, "$.records"
 	}
@@ -81,7 +80,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 }
 
 type parser struct {
-	c      *toolread.Checker
+	c      *jsondoc.Checker
 	blocks map[string]json.RawMessage
 	base   string
 	ic     inputConfig

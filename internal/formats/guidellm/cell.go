@@ -3,14 +3,15 @@ package guidellm
 import (
 	"fmt"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
+	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // cell converts one concurrency-driven benchmark. Latencies are medians of
 // successful requests; throughput and mean concurrency are over all requests
 // in the window, as GuideLLM's own summary shows them.
-func cell(c *toolread.Checker, at string, b *benchmark, conc int) (run.Measurement, bool) {
+func cell(c *jsondoc.Checker, at string, b *benchmark, conc int) (run.Measurement, bool) {
 	m := run.Measurement{Path: at, Concurrency: conc}
 	mt := &b.Metrics
 	ctx, path := promptMean(mt.PromptTokenCount)
@@ -23,7 +24,7 @@ func cell(c *toolread.Checker, at string, b *benchmark, conc int) (run.Measureme
 	if mean == nil {
 		return m, false
 	}
-	m.Context, m.MeasuredContext = toolread.Context(*mean)
+	m.Context, m.MeasuredContext = sweep.Place(*mean)
 
 	t, tpath := b.RequestTotals, at+".request_totals"
 	if t == nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -45,10 +44,10 @@ func Detect(top map[string]json.RawMessage) bool {
 // Parse reads one GuideLLM report.
 func Parse(data []byte) (*run.Parsed, error) {
 	var doc report
-	if err := jsondoc.Decode(toolread.Sanitize(data), &doc); err != nil {
+	if err := jsondoc.Decode(jsondoc.SanitizeToNull(data), &doc); err != nil {
 		return nil, err
 	}
-	c := toolread.NewChecker()
+	c := jsondoc.NewChecker()
 	out := parse(&doc, c)
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -56,7 +55,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	return out, nil
 }
 
-func parse(doc *report, c *toolread.Checker) *run.Parsed {
+func parse(doc *report, c *jsondoc.Checker) *run.Parsed {
 	if len(doc.Benchmarks) == 0 {
 		c.Add("$.benchmarks", "problem.formats.guidellm_no_benchmarks", map[string]any{"Tool": ToolName})
 		return nil
@@ -66,7 +65,7 @@ func parse(doc *report, c *toolread.Checker) *run.Parsed {
 		Tool:       run.Tool{Name: ToolName},
 		Provenance: run.Measured,
 		Model:      model(doc),
-		MeasuredAt: toolread.EpochTime(doc.Benchmarks[0].StartTime),
+		MeasuredAt: sweep.EpochTime(doc.Benchmarks[0].StartTime),
 	}
 	if doc.Metadata != nil {
 		out.Tool.Version = doc.Metadata.GuideLLMVersion

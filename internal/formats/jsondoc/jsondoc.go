@@ -1,6 +1,18 @@
-// Package jsondoc decodes uploaded JSON documents and turns every way they can
-// be wrong (invalid UTF-8, syntax, truncation, NaN and Infinity, wrong types)
-// into a problem that names the JSON path, so a user can find the field.
+// Package jsondoc reads the JSON documents users upload and turns every way
+// they can be wrong (invalid UTF-8, syntax, truncation, NaN and Infinity,
+// wrong types, bad numbers) into a problem that names the JSON path, so a
+// user can find the field.
+//
+// Our own formats are read strictly (Decode). The files Python benchmark
+// tools write are not always JSON, and are read leniently: bare NaN and
+// Infinity tokens (Python's json.dump of a float: Sanitize), several
+// documents appended to one file (JSON Lines, vLLM's --append-result) and an
+// array a crashed run left without its closing bracket (llama-bench: Split),
+// and numbers written as strings (numpy values through default=str: Object
+// field by field, Num in a struct decoded whole). However a number is read,
+// one Checker applies the rules (finite, non-negative, whole where a count
+// is meant) and names the path of what breaks them. Only format parsers use
+// this package: the leniency stays inside them.
 package jsondoc
 
 import (

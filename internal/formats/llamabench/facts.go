@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -19,7 +19,7 @@ var perTest = []string{"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "s
 // sameSetup refuses a test whose setup (model, layers, threads, flash
 // attention, batch sizes, KV types …) differs from the first test's: one
 // run is one setup, and llama-bench sweeps any option given several values.
-func (p *parser) sameSetup(o *lenient.Object) bool {
+func (p *parser) sameSetup(o *jsondoc.Object) bool {
 	a, b := p.first.Fields(), o.Fields()
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
@@ -63,7 +63,7 @@ func text(raw json.RawMessage) string {
 }
 
 // facts reads the machine, engine and model from the first test.
-func facts(o *lenient.Object, out *run.Parsed) {
+func facts(o *jsondoc.Object, out *run.Parsed) {
 	build := o.String("build_number")
 	if build != "" {
 		build = "b" + build

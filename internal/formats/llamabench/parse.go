@@ -11,9 +11,8 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -34,15 +33,15 @@ func Detect(top map[string]json.RawMessage) bool {
 
 // Parse reads a whole llama-bench file.
 func Parse(data []byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
+	docs, err := jsondoc.Split(data)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{probs: problem.List{Kind: problem.Invalid}}
+	p := &parser{probs: jsondoc.NewChecker()}
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured,
 		Settings: run.Settings{Concurrencies: []int{1}}}
 	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.probs)
+		o := jsondoc.NewObject(raw, docs.Path(i), p.probs)
 		if o == nil {
 			continue
 		}
@@ -75,14 +74,14 @@ func Parse(data []byte) (*run.Parsed, error) {
 }
 
 type parser struct {
-	probs       problem.List
-	first       *lenient.Object
+	probs       *jsondoc.Checker
+	first       *jsondoc.Object
 	pg, atDepth bool
 }
 
 // test reads one test as a decode cell (tg) or a prefill row (pp); pp+tg
 // tests mix both in one rate and are left out.
-func (p *parser) test(o *lenient.Object, out *run.Parsed) {
+func (p *parser) test(o *jsondoc.Object, out *run.Parsed) {
 	nPrompt, nGen, nDepth := count(o, "n_prompt"), count(o, "n_gen"), count(o, "n_depth")
 	tps := o.Measure("avg_ts")
 	reps, seconds := samples(o)
@@ -114,7 +113,7 @@ func (p *parser) test(o *lenient.Object, out *run.Parsed) {
 }
 
 // count reads a token count; out-of-range values are problems and read as 0.
-func count(o *lenient.Object, key string) int64 {
+func count(o *jsondoc.Object, key string) int64 {
 	v := o.Count(key)
 	if v == nil {
 		return 0
@@ -128,7 +127,7 @@ func count(o *lenient.Object, key string) int64 {
 
 // samples returns the repetitions and the seconds they took: one entry of
 // samples_ns per -r repetition, or avg_ns when an edited file lacks them.
-func samples(o *lenient.Object) (reps *int64, seconds *float64) {
+func samples(o *jsondoc.Object) (reps *int64, seconds *float64) {
 	ns := o.Floats("samples_ns")
 	if len(ns) == 0 {
 		return nil, nil

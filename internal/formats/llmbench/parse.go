@@ -40,7 +40,7 @@ func ParseAt(data []byte, base string) (*run.Parsed, error) {
 	if err := jsondoc.Decode(data, &doc); err != nil {
 		return nil, problem.Rebase(err, base)
 	}
-	p := &parser{doc: &doc, base: base, problems: problem.List{Kind: problem.Invalid}}
+	p := &parser{doc: &doc, base: base, problems: jsondoc.NewChecker()}
 	parsed := p.parse()
 	if err := p.problems.Err(); err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ type parser struct {
 	doc      *document
 	base     string
 	version  version
-	problems problem.List
+	problems *jsondoc.Checker
 }
 
 func (p *parser) path(rest string) string { return p.base + rest }
@@ -154,25 +154,27 @@ func (p *parser) prefill() []run.PrefillMeasurement {
 	return rows
 }
 
-// nonNegative returns *v, refusing negatives and non-integers nowhere: it is
-// for measurements, which may be fractional. A nil v reads as 0.
+// nonNegative returns *v, a measurement (fractional or not) checked by the
+// number rules every format shares (jsondoc.Checker). A nil v reads as 0,
+// as does a refused one.
 func (p *parser) nonNegative(at string, v *float64) float64 {
-	if v == nil {
-		return 0
+	if x := p.problems.Measure(p.path(at), v); x != nil {
+		return *x
 	}
-	if *v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0) {
-		p.problems.Add(p.path(at), "problem.negative", map[string]any{"Value": *v})
-		return 0
-	}
-	return *v
+	return 0
 }
 
-// integer returns *v as an int, refusing negatives and fractions.
+// integer returns *v as a whole number (jsondoc.Checker.Count); a value
+// above any the tool writes (MaxInt32 × 64) is refused too. A nil or
+// refused v reads as 0.
 func (p *parser) integer(at string, v *float64) int {
-	x := p.nonNegative(at, v)
-	if x != math.Trunc(x) || x > math.MaxInt32*64 {
-		p.problems.Add(p.path(at), "problem.integer", map[string]any{"Value": x})
+	n := p.problems.Count(p.path(at), v)
+	if n == nil {
 		return 0
 	}
-	return int(x)
+	if *n > math.MaxInt32*64 {
+		p.problems.Add(p.path(at), "problem.integer", map[string]any{"Value": float64(*n)})
+		return 0
+	}
+	return int(*n)
 }

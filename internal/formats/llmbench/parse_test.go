@@ -15,7 +15,7 @@ import (
 
 const samples = "../../../testdata/formats/llm-inference-bench"
 
-func read(t *testing.T, name string) []byte {
+func read(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(samples, name))
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
-	"github.com/speedmatrix/speedmatrix/internal/formats/toolread"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -56,7 +55,7 @@ func DetectResponses(first []byte) bool {
 
 // Parse reads one llmperf summary.
 func Parse(data []byte) (*run.Parsed, error) {
-	data = toolread.Sanitize(data)
+	data = jsondoc.SanitizeToNull(data)
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
 		if DetectResponses(t) {
 			return nil, problem.New(problem.Invalid, "$", "problem.formats.llmperf_responses", nil)
@@ -67,7 +66,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.Decode(data, &s); err != nil {
 		return nil, err
 	}
-	c := toolread.NewChecker()
+	c := jsondoc.NewChecker()
 	out := parse(&s, c)
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -75,7 +74,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	return out, nil
 }
 
-func parse(s *summary, c *toolread.Checker) *run.Parsed {
+func parse(s *summary, c *jsondoc.Checker) *run.Parsed {
 	if !s.NumConcurrent.Set && s.NumConcurrent.Bad == "" {
 		c.Add("$", "problem.formats.no_concurrency", map[string]any{"Tool": "llmperf", "Hint": "token_benchmark_ray.py --num-concurrent-requests N"})
 		return nil
@@ -97,7 +96,7 @@ func parse(s *summary, c *toolread.Checker) *run.Parsed {
 		}
 		return nil
 	}
-	m.Context, m.MeasuredContext = toolread.Context(*mean)
+	m.Context, m.MeasuredContext = sweep.Place(*mean)
 	if v := c.Num("$.results_num_completed_requests", s.Completed); v != nil {
 		m.Completed = c.Count("$.results_num_completed_requests", v)
 	}
@@ -113,7 +112,7 @@ func parse(s *summary, c *toolread.Checker) *run.Parsed {
 		Tool:       run.Tool{Name: "llmperf", Version: s.Version},
 		Provenance: run.Measured,
 		Model:      model(s.Model),
-		MeasuredAt: toolread.EpochTime(c.Num("$.timestamp", s.Timestamp)),
+		MeasuredAt: sweep.EpochTime(c.Num("$.timestamp", s.Timestamp)),
 		Decode:     []run.Measurement{m},
 		Notes:      slices.Clone(notes),
 	}
@@ -122,32 +121,30 @@ func parse(s *summary, c *toolread.Checker) *run.Parsed {
 // metrics converts the summary's numbers: seconds become milliseconds;
 // duration and output tokens, which llmperf does not store, are derived
 // exactly from what it does (completed ÷ per-minute rate; mean × count).
-func metrics(c *toolread.Checker, s *summary, m *run.Measurement) {
+func metrics(c *jsondoc.Checker, s *summary, m *run.Measurement) {
+	// A quantile or rate of 0 means llmperf had no samples.
+	positive := func(key string, n jsondoc.Num) *float64 {
+		at := "$." + key
+		return c.Positive(at, c.Num(at, n))
+	}
 	m.TotalTPS = c.Num("$.results_mean_output_throughput_token_per_s", s.OutputTPS)
-	m.PerRequestTPS = positive(c.Num("$.results_request_output_throughput_token_per_s_quantiles_p50", s.RequestTPSP50))
-	if v := positive(c.Num("$.results_ttft_s_quantiles_p50", s.TTFTP50)); v != nil {
+	m.PerRequestTPS = positive("results_request_output_throughput_token_per_s_quantiles_p50", s.RequestTPSP50)
+	if v := positive("results_ttft_s_quantiles_p50", s.TTFTP50); v != nil {
 		m.TTFTms = run.F(*v * 1000)
 	}
-	if v := positive(c.Num("$.results_inter_token_latency_s_quantiles_p50", s.ITLP50)); v != nil {
+	if v := positive("results_inter_token_latency_s_quantiles_p50", s.ITLP50); v != nil {
 		m.TBTms = run.F(*v * 1000)
 	}
 	if m.Completed == nil {
 		return
 	}
 	n := float64(*m.Completed)
-	if perMin := positive(c.Num("$.results_num_completed_requests_per_min", s.PerMin)); perMin != nil {
+	if perMin := positive("results_num_completed_requests_per_min", s.PerMin); perMin != nil {
 		m.MeasuredS = run.F(n / (*perMin / 60))
 	}
 	if out := c.Num("$.results_number_output_tokens_mean", s.OutputMean); out != nil {
-		m.OutputTokens = run.I(toolread.Round(*out * n))
+		m.OutputTokens = run.I(sweep.Round(*out * n))
 	}
-}
-
-func positive(v *float64) *float64 {
-	if v == nil || *v == 0 {
-		return nil
-	}
-	return v
 }
 
 func model(name string) run.Model {
@@ -160,19 +157,19 @@ func model(name string) run.Model {
 
 // summary is the flat summary as far as speedmatrix reads it.
 type summary struct {
-	Version       string       `json:"version"`
-	Model         string       `json:"model"`
-	MeanInput     toolread.Num `json:"mean_input_tokens"`
-	NumConcurrent toolread.Num `json:"num_concurrent_requests"`
-	InputMean     toolread.Num `json:"results_number_input_tokens_mean"`
-	OutputMean    toolread.Num `json:"results_number_output_tokens_mean"`
-	OutputTPS     toolread.Num `json:"results_mean_output_throughput_token_per_s"`
-	RequestTPSP50 toolread.Num `json:"results_request_output_throughput_token_per_s_quantiles_p50"`
-	TTFTP50       toolread.Num `json:"results_ttft_s_quantiles_p50"`
-	ITLP50        toolread.Num `json:"results_inter_token_latency_s_quantiles_p50"`
-	Completed     toolread.Num `json:"results_num_completed_requests"`
-	PerMin        toolread.Num `json:"results_num_completed_requests_per_min"`
-	Errors        toolread.Num `json:"results_number_errors"`
-	ErrorCodes    string       `json:"results_error_code_frequency"`
-	Timestamp     toolread.Num `json:"timestamp"`
+	Version       string      `json:"version"`
+	Model         string      `json:"model"`
+	MeanInput     jsondoc.Num `json:"mean_input_tokens"`
+	NumConcurrent jsondoc.Num `json:"num_concurrent_requests"`
+	InputMean     jsondoc.Num `json:"results_number_input_tokens_mean"`
+	OutputMean    jsondoc.Num `json:"results_number_output_tokens_mean"`
+	OutputTPS     jsondoc.Num `json:"results_mean_output_throughput_token_per_s"`
+	RequestTPSP50 jsondoc.Num `json:"results_request_output_throughput_token_per_s_quantiles_p50"`
+	TTFTP50       jsondoc.Num `json:"results_ttft_s_quantiles_p50"`
+	ITLP50        jsondoc.Num `json:"results_inter_token_latency_s_quantiles_p50"`
+	Completed     jsondoc.Num `json:"results_num_completed_requests"`
+	PerMin        jsondoc.Num `json:"results_num_completed_requests_per_min"`
+	Errors        jsondoc.Num `json:"results_number_errors"`
+	ErrorCodes    string      `json:"results_error_code_frequency"`
+	Timestamp     jsondoc.Num `json:"timestamp"`
 }

@@ -3,7 +3,7 @@ package sglang
 import (
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -16,7 +16,7 @@ var engines = map[string]string{
 // facts reads the setup from the first line: the engine from --backend,
 // and, in late versions, the model, version and KV-cache size from
 // server_info (the server's /get_server_info answer).
-func (p *parser) facts(o *lenient.Object, out *run.Parsed) {
+func facts(o *jsondoc.Object, out *run.Parsed) {
 	backend := o.String("backend")
 	out.Engine.Name = backend
 	if name, ok := engines[backend]; ok {

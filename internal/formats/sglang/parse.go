@@ -11,7 +11,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -35,40 +35,17 @@ func Detect(top map[string]json.RawMessage) bool {
 
 // Parse reads a whole JSONL file.
 func Parse(data []byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{sweep.NewRecords()}
-	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
-	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
-		if o == nil {
-			continue
-		}
-		if i == 0 {
-			p.facts(o, out)
-		}
-		if m, ok := p.record(o); ok {
-			out.Decode = append(out.Decode, m)
-		}
-	}
-	if err := p.Finish(out, docs.Truncated); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return sweep.ParseRecords(data, sweep.RecordTool{Format: Format, Name: ToolName, Facts: facts, Record: record})
 }
 
-type parser struct{ *sweep.Records }
-
 // record reads one line as a decode cell.
-func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+func record(r *sweep.Records, o *jsondoc.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
 	if info := o.Object("server_info"); info != nil {
-		if model := info.String("model_path"); p.FirstModel == "" {
-			p.FirstModel = model
-		} else if model != "" && model != p.FirstModel {
-			sweep.MixedModels(&p.Probs, info.At("model_path"), model, p.FirstModel)
+		if model := info.String("model_path"); r.FirstModel == "" {
+			r.FirstModel = model
+		} else if model != "" && model != r.FirstModel {
+			sweep.MixedModels(&r.Probs.List, info.At("model_path"), model, r.FirstModel)
 			return m, false
 		}
 	}
@@ -78,16 +55,14 @@ func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
 	case c == nil:
 		// No cap: the load was set by the rate (or a trace), and the
 		// number of prompts sent at once is not recorded.
-		sweep.RateDriven(&p.Rate, o.At("request_rate"), ToolName, rate, rateHint)
+		sweep.RateDriven(&r.Rate, o.At("request_rate"), ToolName, rate, rateHint)
 		return m, false
 	case *c < 1 || *c > math.MaxInt32:
-		p.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+		r.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
 		return m, false
 	}
 	m.Concurrency = int(*c)
-	var note string
-	m.Metrics, note = sweep.ServingMetrics(o)
-	p.TBTIsTPOT = p.TBTIsTPOT || note == sweep.NoteTBTIsTPOT
+	m.Metrics = r.ServingMetrics(o)
 	requested := 0.0
 	if strings.HasPrefix(o.String("dataset_name"), "random") {
 		if v := o.Measure("random_input_len"); v != nil {

@@ -3,9 +3,11 @@
 // grid (those tools report a mean prompt length, not a context from a fixed
 // list, so each cell is put on the nearest context of the grid speedmatrix
 // compares across runs, and the exact mean is kept beside it), the caveat
-// codes the report page explains, the refusal of rate-driven runs, and the
-// metric keys vLLM's bench serve and SGLang's bench_serving both write.
-// docs/formats.md is the mapping it implements.
+// codes the report page explains, the refusal of rate-driven runs, the
+// reading of a file of serving records (ParseRecords: vLLM's bench serve and
+// SGLang's bench_serving, whose metric keys are the same), conversions of
+// the tools' values (Round, EpochTime), and the merging of several files
+// into one run. docs/formats.md is the mapping it implements.
 package sweep
 
 import "math"

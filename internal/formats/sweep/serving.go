@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -15,37 +15,30 @@ import (
 // duration [s]. Per-request tok/s is 1000 / median TPOT (TPOT excludes the
 // first token, so it is the decode speed one request saw). Time between
 // tokens is the median ITL (every gap, pooled), or median TPOT when the
-// file has no ITL, which it reports by returning NoteTBTIsTPOT.
+// record has no ITL, which the run's notes then say (TBTIsTPOT).
 // Latencies of 0 mean "no samples" in both tools and stay unknown.
-func ServingMetrics(o *lenient.Object) (m run.Metrics, note string) {
+func (r *Records) ServingMetrics(o *jsondoc.Object) (m run.Metrics) {
 	m.TotalTPS = o.Measure("output_throughput")
-	m.TTFTms = positive(o.Measure("median_ttft_ms"))
-	tpot := positive(o.Measure("median_tpot_ms"))
+	m.TTFTms = o.Positive("median_ttft_ms")
+	tpot := o.Positive("median_tpot_ms")
 	if tpot != nil {
 		m.PerRequestTPS = run.F(1000 / *tpot)
 	}
-	m.TBTms = positive(o.Measure("median_itl_ms"))
+	m.TBTms = o.Positive("median_itl_ms")
 	if m.TBTms == nil && tpot != nil {
-		m.TBTms, note = tpot, NoteTBTIsTPOT
+		m.TBTms, r.TBTIsTPOT = tpot, true
 	}
 	m.Completed = o.Count("completed")
 	m.OutputTokens = o.Count("total_output_tokens")
 	m.MeasuredS = o.Measure("duration")
-	return m, note
-}
-
-func positive(v *float64) *float64 {
-	if v == nil || *v <= 0 {
-		return nil
-	}
-	return v
+	return m
 }
 
 // MeanPrompt is the mean prompt length of a serving record: total input
 // tokens over completed requests, else the mean of input_lens (written with
 // --save-detailed and by the legacy script), else fallback (a requested
 // length, 0 when unknown).
-func MeanPrompt(o *lenient.Object, completed *int64, fallback float64) float64 {
+func MeanPrompt(o *jsondoc.Object, completed *int64, fallback float64) float64 {
 	if in := o.Measure("total_input_tokens"); in != nil && completed != nil && *completed > 0 {
 		return *in / float64(*completed)
 	}

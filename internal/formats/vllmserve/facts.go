@@ -6,14 +6,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // failure marks a run in which nothing completed and requests failed; the
 // first error text the file kept (--save-detailed, legacy) goes with it.
 // The legacy script writes no "failed": its errors list counts them.
-func (p *parser) failure(o *lenient.Object, m *run.Measurement) {
+func failure(o *jsondoc.Object, m *run.Measurement) {
 	failed := int64(0)
 	if f := o.Count("failed"); f != nil {
 		failed = *f
@@ -52,7 +52,7 @@ func clip(s string, n int) string {
 // facts reads what the first run says of the setup. vLLM writes no hardware
 // or engine version: only --metadata KEY=VALUE pairs can carry them, so the
 // usual names are read from there.
-func (p *parser) facts(o *lenient.Object, out *run.Parsed) {
+func facts(o *jsondoc.Object, out *run.Parsed) {
 	out.Model = model(o.String("model_id"))
 	out.MeasuredAt = when(o.String("date"))
 	if n := o.Count("num_prompts"); n != nil && *n <= 1<<30 {

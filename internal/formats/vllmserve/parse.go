@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/lenient"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -36,70 +36,45 @@ func Detect(top map[string]json.RawMessage) bool {
 
 // Parse reads a whole result file.
 func Parse(data []byte) (*run.Parsed, error) {
-	docs, err := lenient.Split(data)
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{sweep.NewRecords()}
-	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: ToolName}, Provenance: run.Measured}
-	for i, raw := range docs.Values {
-		o := lenient.NewObject(raw, docs.Path(i), &p.Probs)
-		if o == nil {
-			continue
-		}
-		if i == 0 {
-			p.facts(o, out)
-		}
-		if m, ok := p.record(o); ok {
-			out.Decode = append(out.Decode, m)
-		}
-	}
-	if err := p.Finish(out, docs.Truncated); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return sweep.ParseRecords(data, sweep.RecordTool{Format: Format, Name: ToolName, Facts: facts, Record: record})
 }
 
-type parser struct{ *sweep.Records }
-
 // record reads one run of the benchmark as a decode cell.
-func (p *parser) record(o *lenient.Object) (run.Measurement, bool) {
+func record(r *sweep.Records, o *jsondoc.Object) (run.Measurement, bool) {
 	m := run.Measurement{Path: o.Path}
-	if model := o.String("model_id"); p.FirstModel == "" {
-		p.FirstModel = model
-	} else if model != p.FirstModel {
-		sweep.MixedModels(&p.Probs, o.At("model_id"), model, p.FirstModel)
+	if model := o.String("model_id"); r.FirstModel == "" {
+		r.FirstModel = model
+	} else if model != r.FirstModel {
+		sweep.MixedModels(&r.Probs.List, o.At("model_id"), model, r.FirstModel)
 		return m, false
 	}
 	if !o.Has("output_throughput") {
 		// Pooling (embedding) backends write no output tokens.
-		p.Probs.Add(o.Path, "problem.formats.no_decode", map[string]any{"Tool": ToolName})
+		r.Probs.Add(o.Path, "problem.formats.no_decode", map[string]any{"Tool": ToolName})
 		return m, false
 	}
-	conc, ok := p.concurrency(o)
+	conc, ok := concurrency(r, o)
 	if !ok {
 		return m, false
 	}
 	m.Concurrency = conc
-	var note string
-	m.Metrics, note = sweep.ServingMetrics(o)
-	p.TBTIsTPOT = p.TBTIsTPOT || note == sweep.NoteTBTIsTPOT
+	m.Metrics = r.ServingMetrics(o)
 	m.Context, m.MeasuredContext = sweep.Place(sweep.MeanPrompt(o, m.Completed, 0))
 	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < int64(conc) {
 		m.CapacityLimited = true
 	}
-	p.failure(o, &m)
+	failure(o, &m)
 	return m, true
 }
 
 // concurrency is --max-concurrency; without one, a run at an infinite rate
 // sent all num_prompts requests at once, and a run at a finite rate (or a
 // ramp-up) has no concurrency: it is rate-driven.
-func (p *parser) concurrency(o *lenient.Object) (int, bool) {
+func concurrency(r *sweep.Records, o *jsondoc.Object) (int, bool) {
 	rate := o.Try("request_rate")
 	if c := o.Count("max_concurrency"); c != nil {
 		if *c < 1 || *c > math.MaxInt32 {
-			p.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
+			r.Probs.Add(o.At("max_concurrency"), "problem.concurrency", map[string]any{"Value": *c})
 			return 0, false
 		}
 		return int(*c), true
@@ -108,6 +83,6 @@ func (p *parser) concurrency(o *lenient.Object) (int, bool) {
 	if n := o.Count("num_prompts"); unbounded && n != nil && *n >= 1 && *n <= math.MaxInt32 {
 		return int(*n), true
 	}
-	sweep.RateDriven(&p.Rate, o.At("request_rate"), ToolName, rate, rateHint)
+	sweep.RateDriven(&r.Rate, o.At("request_rate"), ToolName, rate, rateHint)
 	return 0, false
 }

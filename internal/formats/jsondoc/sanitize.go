@@ -1,10 +1,4 @@
-// Package lenient reads the JSON that Python benchmark tools write, which is
-// not always JSON: bare NaN and Infinity tokens (Python's json.dump of a
-// float), several documents appended to one file (JSON Lines, vLLM's
-// --append-result), an array a crashed run left without its closing bracket
-// (llama-bench), and numbers written as strings (numpy values through
-// default=str). Only format parsers use it; they hand clean values on.
-package lenient
+package jsondoc
 
 import "bytes"
 

@@ -1,4 +1,4 @@
-package lenient
+package jsondoc
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
@@ -36,7 +35,7 @@ func (d *Docs) Path(i int) string {
 // or more values one after another. It fails with a *problem.Error when
 // nothing complete can be read or when the text is not JSON.
 func Split(data []byte) (*Docs, error) {
-	if err := jsondoc.CheckUTF8(data); err != nil {
+	if err := CheckUTF8(data); err != nil {
 		return nil, err
 	}
 	clean := Sanitize(data)
@@ -53,7 +52,7 @@ func Split(data []byte) (*Docs, error) {
 	}
 	if len(d.Values) == 0 {
 		var v any
-		if err := jsondoc.Decode(clean, &v); err != nil {
+		if err := Decode(clean, &v); err != nil {
 			return nil, err
 		}
 		return nil, problem.New(problem.Malformed, "$", "problem.empty", nil)
@@ -120,12 +119,12 @@ func atEnd(err error) bool {
 		(errors.As(err, &syn) && syn.Error() == "unexpected end of JSON input")
 }
 
-// syntax names what is wrong in clean from offset from on, through jsondoc so
+// syntax names what is wrong in clean from offset from on, through Decode so
 // the message and path match the strict formats'. The decoder failed inside
 // the value starting there, so a strict read of the rest fails there too.
 func syntax(clean []byte, from int64) error {
 	var v any
-	if err := jsondoc.Decode(clean[from:], &v); err != nil {
+	if err := Decode(clean[from:], &v); err != nil {
 		return err
 	}
 	return problem.New(problem.Malformed, "$", "problem.syntax", map[string]any{"Offset": from, "Detail": "unexpected value"})

@@ -1,4 +1,4 @@
-package lenient
+package jsondoc
 
 import (
 	"math"
@@ -50,7 +50,7 @@ func TestSplit(t *testing.T) {
 
 func TestObjectNumbers(t *testing.T) {
 	d, _ := Split([]byte(`{"nan":NaN,"inf":Infinity,"s":"131","sinf":"inf","neg":-2,"frac":1.5,"word":"x","null":null}`))
-	probs := &problem.List{}
+	probs := NewChecker()
 	o := NewObject(d.Values[0], "$", probs)
 	if o.Float("nan") != nil || o.Float("null") != nil || o.Float("missing") != nil {
 		t.Error("NaN, null and absent must read as unknown")
