@@ -18,17 +18,22 @@ func runIdentities(r *run.Run) (hw, engine, model, base, submitter, quant catalo
 	return catalog.Hardware(r.Hardware), catalog.Engine(r.Engine.Name), model, base, catalog.Submitter(r.Submitter), q
 }
 
+// runNumbersSet recomputes the headline numbers of runs row r from its
+// stored cells: best_single_tps, the valid cell at concurrency 1 and the
+// smallest context; best_peak_tps, the highest valid total tok/s.
+const runNumbersSet = `
+    best_peak_tps = (SELECT max(c.total_tps) FROM decode_cells c
+        WHERE c.run_id = r.id AND c.status = 'valid'),
+    best_single_tps = (SELECT c.total_tps FROM decode_cells c
+        WHERE c.run_id = r.id AND c.status = 'valid' AND c.concurrency = 1
+        ORDER BY c.context LIMIT 1)`
+
 // setIdentitiesSQL stores a run's slugs and recomputes its headline numbers
 // from its stored cells.
 const setIdentitiesSQL = `
 UPDATE runs r SET
     hardware_slug = $2, engine_slug = $3, model_slug = $4, model_base_slug = $5,
-    submitter_slug = $6, quantization_slug = $7, catalog_version = $8,
-    best_peak_tps = (SELECT max(c.total_tps) FROM decode_cells c
-        WHERE c.run_id = r.id AND c.status = 'valid'),
-    best_single_tps = (SELECT c.total_tps FROM decode_cells c
-        WHERE c.run_id = r.id AND c.status = 'valid' AND c.concurrency = 1
-        ORDER BY c.context LIMIT 1)
+    submitter_slug = $6, quantization_slug = $7, catalog_version = $8,` + runNumbersSet + `
 WHERE r.id = $1`
 
 // nameIdentitySQL records the display name of a slug the first time it is seen.
@@ -124,20 +129,12 @@ func queueIndex(b *pgx.Batch, id string, r *run.Run, fresh bool) {
 
 // reindexRun recomputes a stored run's numbers and its group's best cells
 // after its cells were replaced (new status rules): the run may have lost
-// a best it held, so the group is rebuilt from its runs' cells.
+// a best it held, so the group is rebuilt from its runs' cells. Its slugs
+// and their names stay as stored: its facts did not change, and Migrate
+// brought every run to the current catalog before anything derives again.
 func reindexRun(ctx context.Context, tx pgx.Tx, id string) error {
-	r := new(run.Run)
-	err := tx.QueryRow(ctx, `
-SELECT hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb, hardware_cpu_name,
-    hardware_ram_gb, engine_name, engine_quantization, model_id, submitter
-FROM runs WHERE id = $1`, id).Scan(&r.Hardware.Type, &r.Hardware.GPUName, &r.Hardware.GPUCount,
-		&r.Hardware.VRAMGB, &r.Hardware.CPUName, &r.Hardware.RAMGB, &r.Engine.Name,
-		&r.Engine.Quantization, &r.Model.ID, &r.Submitter)
-	if err != nil {
-		return notFound(err)
-	}
-	if err := indexRun(ctx, tx, id, r, false); err != nil {
-		return err
+	if _, err := tx.Exec(ctx, `UPDATE runs r SET`+runNumbersSet+` WHERE r.id = $1`, id); err != nil {
+		return fmt.Errorf("run numbers: %w", err)
 	}
 	return RebuildGroup(ctx, tx, id)
 }
