@@ -16,3 +16,14 @@ var RunIDs = runIDs
 func Transact(ctx context.Context, s *Store, fn func(pgx.Tx) error) error {
 	return s.transact(ctx, pgx.TxOptions{}, fn)
 }
+
+// RebuildAllBest recomputes best_cells and browse_groups from every run, as
+// the backfill does: what the kept-current index must equal.
+func RebuildAllBest(ctx context.Context, s *Store) error {
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil {
+			return err
+		}
+		return rebuildAllBest(ctx, tx)
+	})
+}

@@ -26,9 +26,10 @@ type Inserted struct {
 }
 
 // bulkLock is the advisory lock InsertRuns holds while it indexes a batch:
-// concurrent batches would offer cells to the same best_cells and
-// browse_groups rows in different orders and deadlock, so they take turns
-// there (rows and cells of different batches still go in in parallel).
+// a batch of demo runs offers cells to hundreds of best_cells rows that the
+// next batch shares, so batches take turns there rather than queue on each
+// other row by row (rows and cells of different batches still go in in
+// parallel). Its place in the lock order: browse_index.go.
 const bulkLock = 0x5e3d_b01c
 
 // InsertRuns stores runs in one transaction, leaving exactly the rows that
@@ -70,7 +71,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 				ids, fresh = append(ids, out[i].ID), append(fresh, nr.Run)
 			}
 		}
-		return indexBatch(ctx, tx, ids, fresh)
+		return indexNewRuns(ctx, tx, ids, fresh)
 	})
 	if err != nil {
 		return nil, err
@@ -162,7 +163,7 @@ func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 
 // Analyze refreshes the planner's statistics of the tables a bulk load
 // grows. Without them (autovacuum off, or not yet run) the planner keeps
-// the sizes of the empty tables and picks poor indexes: offerBestBatchSQL
+// the sizes of the empty tables and picks poor indexes: offerBestSQL
 // went from 0.56 s to 2.2 s per batch at 27k runs.
 func (s *Store) Analyze(ctx context.Context) (err error) {
 	defer wrap(&err, "Analyze")

@@ -35,7 +35,9 @@ func TestReplaceDerivedReindexes(t *testing.T) {
 	ctx := context.Background()
 	again, againURL := dbtest.New(t)
 	fresh, freshURL := dbtest.New(t)
-	other := func() *run.Run { return cellRun("Qwen/Qwen3-8B", "NVIDIA GeForce RTX 4090", "vllm", run.Valid, 100, 10, 1) }
+	other := func() *run.Run {
+		return cellRun("Qwen/Qwen3-8B", "NVIDIA GeForce RTX 4090", "vllm", run.Valid, 100, 10, 1)
+	}
 	mustInsertRun(t, again, other(), "other")
 	id := mustInsertRun(t, again, rederived(false), "rederived")
 	if err := again.ReplaceDerived(ctx, id, rederived(true)); err != nil {
