@@ -21,8 +21,8 @@ import (
 // two transactions that lock two rows in opposite orders deadlock (PostgreSQL
 // aborts one: SQLSTATE 40P01). So an upload takes its locks in one order:
 //
-//  1. the runs rows it inserts (only an upload of the same document waits
-//     for one);
+//  1. the runs rows it inserts, a batch by short id (only an upload of the
+//     same document waits for one);
 //  2. bulkLock, for a batch;
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;

@@ -169,3 +169,51 @@ func TestRebuildsDuringUploads(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentBatchesShareDocuments stores the same documents in batches
+// at once, some batches in the reverse order of the others: each batch
+// must go in, and each document be created once.
+func TestConcurrentBatchesShareDocuments(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	const rounds, docs, batches = 4, 40, 4
+	s := openWide(t, dbURL, batches)
+	ctx := context.Background()
+	for round := range rounds {
+		start := make(chan struct{})
+		created := make([]int, batches)
+		errs := make([]error, batches)
+		var wg sync.WaitGroup
+		for w := range batches {
+			var batch []store.NewRun
+			for i := range docs {
+				key := fmt.Sprintf("shared %d/%d", round, i)
+				batch = append(batch, store.NewRun{Run: roundRun(round, i), DedupeKey: key, Source: []byte(key)})
+			}
+			if w%2 == 1 {
+				slices.Reverse(batch)
+			}
+			wg.Go(func() {
+				<-start
+				res, err := s.InsertRuns(ctx, batch)
+				for _, r := range res {
+					if r.Created {
+						created[w]++
+					}
+				}
+				errs[w] = err
+			})
+		}
+		close(start)
+		wg.Wait()
+		total := 0
+		for w, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, batch %d: %v", round, w, err)
+			}
+			total += created[w]
+		}
+		if !t.Failed() && total != docs {
+			t.Errorf("round %d: %d runs created, want %d", round, total, docs)
+		}
+	}
+}
