@@ -29,7 +29,8 @@ func backfillBrowse(ctx context.Context, databaseURL string) (err error) {
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		set, names := identityArgs(ids, runs)
+		slugs, names := identityArgs(runs)
+		_, set := runBatch.params(ids, slugs)
 		// The names first, then the runs rows and best cells under
 		// bestLock: the lock order of browse_index.go.
 		if _, err := tx.Exec(ctx, nameIdentitiesSQL, names...); err != nil {
@@ -38,7 +39,7 @@ func backfillBrowse(ctx context.Context, databaseURL string) (err error) {
 		if err := lockBest(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, setIdentitiesSQL, set...); err != nil {
+		if _, err := tx.Exec(ctx, runBatch.setIdentitiesSQL(), set...); err != nil {
 			return fmt.Errorf("set identities: %w", err)
 		}
 		return rebuildAllBest(ctx, tx)

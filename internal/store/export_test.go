@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -26,4 +27,16 @@ func RebuildAllBest(ctx context.Context, s *Store) error {
 		}
 		return rebuildAllBest(ctx, tx)
 	})
+}
+
+// IndexSQL is the browse index's statements that name their runs, for one
+// run (one) or a batch, with a literal list of parameters for each that
+// EXECUTE accepts.
+func IndexSQL(one bool) map[string]string {
+	sh, ids, slug := runBatch, `'{a}'`, `'{a}'`
+	if one {
+		sh, ids, slug = oneRun, `'a'`, `'a'`
+	}
+	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
+	return map[string]string{sh.setIdentitiesSQL(): set, sh.offerBestSQL(): ids, sh.countGroupsSQL(): ids}
 }
