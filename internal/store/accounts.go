@@ -113,6 +113,9 @@ RETURNING s.handle`, hash, prefix)
 func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
 	defer wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+			return err
+		}
 		var owner *string
 		err := tx.QueryRow(ctx, `
 SELECT s.handle FROM runs r LEFT JOIN submitters s ON s.id = r.submitter_id
@@ -138,9 +141,15 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 // outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	defer wrap(&err, "HideRun(%q)", id)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return hideInTx(ctx, tx, id) })
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+			return err
+		}
+		return hideInTx(ctx, tx, id)
+	})
 }
 
+// hideInTx hides run id in tx, which holds lockBest.
 func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
 	var wasHidden bool
 	err := tx.QueryRow(ctx, `SELECT hidden FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&wasHidden)
@@ -158,5 +167,5 @@ func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
 		}
 	}
 	// The run may hold a best cell of its group: rebuild the group without it.
-	return RebuildGroup(ctx, tx, id)
+	return rebuildGroup(ctx, tx, id)
 }

@@ -14,6 +14,16 @@ import (
 // TestAccounts covers submitters, tokens, ownership and hiding in the store.
 func TestAccounts(t *testing.T) {
 	s, url := dbtest.New(t)
+	tok := accountsTokens(t, s, url)
+	anonID := accountsOwnership(t, s, url)
+	accountsHiding(t, s, url, anonID)
+	accountsRevoking(t, s, tok)
+}
+
+// accountsTokens creates two submitters of one org and a token, and
+// returns the token.
+func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
+	t.Helper()
 	ctx := context.Background()
 	if err := s.CreateSubmitter(ctx, "Sandberg", "lil-lab"); err != nil {
 		t.Fatal(err)
@@ -40,14 +50,22 @@ func TestAccounts(t *testing.T) {
 	if _, err := s.TokenSubmitter(ctx, accounts.Hash("lilb_unknown")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown token = %v", err)
 	}
+	return tok
+}
 
+// accountsOwnership: who may delete which run, and what deleting and
+// hiding do to best cells. It returns the id of an anonymous run, left
+// visible.
+func accountsOwnership(t *testing.T, s *store.Store, url string) (anonID string) {
+	t.Helper()
+	ctx := context.Background()
 	// A verified run belongs to its submitter; an unverified one to nobody.
 	owned := fullRun()
 	owned.Submitter, owned.Profile = "Sandberg", "standard"
 	ownedID := mustInsertRun(t, s, owned, "owned")
 	anon := fullRun()
 	anon.Submitter, anon.SubmitterVerified = "Sandberg", false
-	anonID := mustInsertRun(t, s, anon, "anon")
+	anonID = mustInsertRun(t, s, anon, "anon")
 	// Quick runs never rank; standard ones do until they leave.
 	bests := func(id string) int64 {
 		return mustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id)
@@ -84,8 +102,13 @@ func TestAccounts(t *testing.T) {
 	if _, err := s.GetRun(ctx, ownedID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("deleted run still loads: %v", err)
 	}
+	return anonID
+}
 
-	// Hidden runs are kept but answer not found and leave lists.
+// accountsHiding: hidden runs are kept but answer not found and leave lists.
+func accountsHiding(t *testing.T, s *store.Store, url, anonID string) {
+	t.Helper()
+	ctx := context.Background()
 	if err := s.HideRun(ctx, anonID); err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +124,12 @@ func TestAccounts(t *testing.T) {
 	if _, err := s.GetOrg(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown org = %v", err)
 	}
+}
 
-	// Revoking by prefix, then the token is refused as revoked.
+// accountsRevoking: revoking by prefix, then the token is refused as revoked.
+func accountsRevoking(t *testing.T, s *store.Store, tok accounts.Token) {
+	t.Helper()
+	ctx := context.Background()
 	if h, err := s.RevokeToken(ctx, nil, tok.Prefix); h != "Sandberg" || err != nil {
 		t.Fatalf("RevokeToken by prefix = %q, %v", h, err)
 	}

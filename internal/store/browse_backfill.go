@@ -25,29 +25,45 @@ func backfillBrowse(ctx context.Context, databaseURL string) (err error) {
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `
-SELECT id, hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb, hardware_cpu_name,
-    hardware_ram_gb, engine_name, engine_quantization, model_id, submitter
-FROM runs WHERE catalog_version <> $1 ORDER BY id FOR UPDATE`, catalog.Version)
-		type stale struct {
-			id string
-			r  run.Run
-		}
-		list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (stale, error) {
-			var s stale
-			h := &s.r.Hardware
-			err := row.Scan(&s.id, &h.Type, &h.GPUName, &h.GPUCount, &h.VRAMGB, &h.CPUName, &h.RAMGB,
-				&s.r.Engine.Name, &s.r.Engine.Quantization, &s.r.Model.ID, &s.r.Submitter)
-			return s, err
-		})
-		if err != nil || len(list) == 0 {
+		ids, runs, err := staleRuns(ctx, tx)
+		if err != nil || len(ids) == 0 {
 			return err
 		}
-		for i := range list {
-			if err := indexRun(ctx, tx, list[i].id, &list[i].r, false); err != nil {
-				return fmt.Errorf("run %s: %w", list[i].id, err)
-			}
+		slugs, names := identityArgs(runs)
+		_, set := runBatch.params(ids, slugs)
+		// The names first, then the runs rows and best cells under
+		// bestLock: the lock order of browse_index.go.
+		if _, err := tx.Exec(ctx, nameIdentitiesSQL, names...); err != nil {
+			return fmt.Errorf("name identities: %w", err)
+		}
+		if err := lockBest(ctx, tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, runBatch.setIdentitiesSQL(), set...); err != nil {
+			return fmt.Errorf("set identities: %w", err)
 		}
 		return rebuildAllBest(ctx, tx)
 	})
+}
+
+// staleRuns reads the facts that identities are computed from, of every run
+// whose slugs are not of the current catalog.Version, by id. A run's facts
+// never change, so they need no lock.
+func staleRuns(ctx context.Context, tx pgx.Tx) (ids []string, runs []*run.Run, err error) {
+	rows, _ := tx.Query(ctx, `
+SELECT id, hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb, hardware_cpu_name,
+    hardware_ram_gb, engine_name, engine_quantization, model_id, submitter
+FROM runs WHERE catalog_version <> $1 ORDER BY id`, catalog.Version)
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		r := new(run.Run)
+		h := &r.Hardware
+		if err := rows.Scan(&id, &h.Type, &h.GPUName, &h.GPUCount, &h.VRAMGB, &h.CPUName, &h.RAMGB,
+			&r.Engine.Name, &r.Engine.Quantization, &r.Model.ID, &r.Submitter); err != nil {
+			return nil, nil, err
+		}
+		ids, runs = append(ids, id), append(runs, r)
+	}
+	return ids, runs, rows.Err()
 }

@@ -73,25 +73,26 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	}
 	var q query
 	var from string
-	if lq.Filter.Submitter == "" && lq.Filter.EngineVersion == "" {
+	if lq.Filter.grouped() {
 		from = "best_cells b"
 		q.add("b.context = ?", lq.Context)
 		q.add("b.concurrency = ?", lq.Concurrency)
 		q.add("b.metric = ?", lq.Metric)
 		q.add("b.status = ?", status)
-		if err := s.filterBest(ctx, &q, lq.Filter); err != nil {
+		if err := s.filter(ctx, &q, lq.Filter, "b", false); err != nil {
 			return nil, err
 		}
 	} else {
 		var live query
-		live.args = []any{lq.Context, lq.Concurrency, lq.Metric, status}
-		live.where = []string{"c.context = $1", "c.concurrency = $2", "m.metric = $3", "c.status = $4"}
-		if err := s.filterRuns(ctx, &live, lq.Filter, false); err != nil {
+		live.add("c.context = ?", lq.Context)
+		live.add("c.concurrency = ?", lq.Concurrency)
+		live.add("m.metric = ?", lq.Metric)
+		live.add("c.status = ?", status)
+		if err := s.filter(ctx, &live, lq.Filter, "r", false); err != nil {
 			return nil, err
 		}
-		from = `(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + bestCellsSelect + ` AND ` +
-			joinAnd(live.where) + `) AS x ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, id) AS b`
-		from = fixLiveColumns(from)
+		from = fixLiveColumns(`(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + bestCellsSelect + ` AND ` +
+			live.and() + `) AS x ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, id) AS b`)
 		q.args = live.args
 	}
 	q.args = append(q.args, lq.Limit)
@@ -112,35 +113,6 @@ func validMetric(m string) bool {
 		}
 	}
 	return false
-}
-
-// filterBest adds f's group conditions on best_cells b.
-func (s *Store) filterBest(ctx context.Context, q *query, f RunFilter) error {
-	if f.Model != "" {
-		col, err := s.modelColumn(ctx, f.Model)
-		if err != nil {
-			return err
-		}
-		q.add("b."+col+" = ?", f.Model)
-	}
-	for col, v := range map[string]string{"hardware_slug": f.Hardware, "engine_slug": f.Engine,
-		"quantization_slug": f.Quantization} {
-		if v != "" {
-			q.add("b."+col+" = ?", v)
-		}
-	}
-	return nil
-}
-
-func joinAnd(conds []string) string {
-	s := ""
-	for i, c := range conds {
-		if i > 0 {
-			s += " AND "
-		}
-		s += c
-	}
-	return s
 }
 
 // fixLiveColumns renames the live subquery's columns to best_cells' names

@@ -6,18 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
-
-// RunFilter selects runs by identity slug; an empty field matches every
-// run. Model takes a variant slug or a base model's slug (a base matches
-// all its variants).
-type RunFilter struct {
-	Model, Hardware, Engine, EngineVersion, Quantization, Submitter string
-}
 
 // RunSort orders a list of runs. Every order ends with uploaded_at and id,
 // newest first, so it is total and a cursor names one place in it.
@@ -120,79 +112,13 @@ const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_sl
     r.hardware_slug, r.engine_name, r.engine_slug, r.engine_version, r.engine_quantization,
     r.quantization_slug, r.model_id, r.model_slug, r.model_base_slug, r.best_single_tps, r.best_peak_tps`
 
-// query builds a WHERE clause with numbered placeholders: values never
-// enter the SQL text.
-type query struct {
-	where []string
-	args  []any
-}
-
-func (q *query) add(cond string, args ...any) {
-	for _, a := range args {
-		q.args = append(q.args, a)
-		cond = strings.Replace(cond, "?", fmt.Sprintf("$%d", len(q.args)), 1)
-	}
-	q.where = append(q.where, cond)
-}
-
-func (q *query) sql() string {
-	if len(q.where) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(q.where, " AND ")
-}
-
-// filterRuns adds f's conditions on runs r; with opaque, each value is
-// compared as (SELECT $n).
-//
-// ListRuns asks for opaque values: the planner cannot see into (SELECT $n),
-// so the plan is the same for every slug and PostgreSQL keeps one generic
-// plan of the prepared statement. Seeing the value, it re-planned every call for
-// a popular slug (its "custom" plan walks the newest runs filtering on the
-// slug, which it deems cheaper than the identity's own index), and
-// planning cost twice the query: /models/{slug} took 2.3× as long with
-// 100,000 runs as with 1,000 (docs/scale.md). The identity's index
-// (slug, uploaded_at, id) reads exactly the rows a page shows anyway.
-func (s *Store) filterRuns(ctx context.Context, q *query, f RunFilter, opaque bool) error {
-	eq := " = ?"
-	if opaque {
-		eq = " = (SELECT ?::text)"
-	}
-	if f.Model != "" {
-		col, err := s.modelColumn(ctx, f.Model)
-		if err != nil {
-			return err
-		}
-		q.add("r."+col+eq, f.Model)
-	}
-	for col, v := range map[string]string{"hardware_slug": f.Hardware, "engine_slug": f.Engine,
-		"engine_version": f.EngineVersion, "quantization_slug": f.Quantization, "submitter_slug": f.Submitter} {
-		if v != "" {
-			q.add("r."+col+eq, v)
-		}
-	}
-	return nil
-}
-
-// modelColumn says whether slug names a base model (model_base_slug) or a
-// variant (model_slug). A slug that is both is the base: it is the wider.
-func (s *Store) modelColumn(ctx context.Context, slug string) (string, error) {
-	var base bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM identities WHERE kind = 'model_base' AND slug = $1)`,
-		slug).Scan(&base)
-	if base {
-		return "model_base_slug", err
-	}
-	return "model_slug", err
-}
-
 // ListRuns returns at most limit runs matching f in sort order, starting
 // after the cursor (nil: from the top), and whether more follow.
 func (s *Store) ListRuns(ctx context.Context, f RunFilter, sort RunSort, after *Cursor, limit int) (_ []RunItem, more bool, err error) {
 	defer wrap(&err, "ListRuns(%+v, %s)", f, sort)
 	var q query
 	q.add("NOT r.hidden") // taken down by their submitter (accounts)
-	if err := s.filterRuns(ctx, &q, f, true); err != nil {
+	if err := s.filter(ctx, &q, f, "r", true); err != nil {
 		return nil, false, err
 	}
 	order := "r.uploaded_at DESC, r.id DESC"
@@ -212,7 +138,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter, sort RunSort, after *
 	}
 	// The limit is written in the SQL, not a parameter: with LIMIT $n a
 	// generic plan assumes a tenth of the rows, so PostgreSQL would plan
-	// every call anew (see filterRuns); pages use a handful of limits.
+	// every call anew (see filter); pages use a handful of limits.
 	sql := fmt.Sprintf("SELECT %s FROM runs r%s ORDER BY %s LIMIT %d", runItemColumns, q.sql(), order, limit+1)
 	rows, _ := s.pool.Query(ctx, sql, q.args...)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunItem])

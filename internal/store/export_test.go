@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -15,4 +16,27 @@ var RunIDs = runIDs
 // Transact exposes transact.
 func Transact(ctx context.Context, s *Store, fn func(pgx.Tx) error) error {
 	return s.transact(ctx, pgx.TxOptions{}, fn)
+}
+
+// RebuildAllBest recomputes best_cells and browse_groups from every run, as
+// the backfill does: what the kept-current index must equal.
+func RebuildAllBest(ctx context.Context, s *Store) error {
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil {
+			return err
+		}
+		return rebuildAllBest(ctx, tx)
+	})
+}
+
+// IndexSQL is the browse index's statements that name their runs, for one
+// run (one) or a batch, with a literal list of parameters for each that
+// EXECUTE accepts.
+func IndexSQL(one bool) map[string]string {
+	sh, ids, slug := runBatch, `'{a}'`, `'{a}'`
+	if one {
+		sh, ids, slug = oneRun, `'a'`, `'a'`
+	}
+	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
+	return map[string]string{sh.setIdentitiesSQL(): set, sh.offerBestSQL(): ids, sh.countGroupsSQL(): ids}
 }

@@ -47,7 +47,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
 			return fmt.Errorf("prefill rows: %w", err)
 		}
-		return indexRun(ctx, tx, id, r, true) // browse: slugs, numbers, leaderboard
+		return indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}) // browse: slugs, numbers, leaderboard
 	})
 	if err != nil {
 		return "", false, err

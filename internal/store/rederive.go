@@ -24,6 +24,9 @@ func (s *Store) StaleRuns(ctx context.Context, rulesVersion string) (_ []string,
 func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
 	defer wrap(&err, "ReplaceDerived(%q)", id)
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil { // it rebuilds the run's group
+			return err
+		}
 		st := &r.Settings
 		tag, err := tx.Exec(ctx, `
 UPDATE runs SET rules_version = $2, revision = revision + 1,

@@ -1,0 +1,143 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// The browse index is what lists, the leaderboard and entity pages read
+// instead of scanning runs: each run's identity slugs and headline
+// numbers, the names of the slugs (identities), the best cell per group
+// (best_cells) and the runs per identity combination (browse_groups).
+// A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
+// batch (InsertRuns): the same statements either way (browse_index_sql.go),
+// naming their runs in one of two shapes (runsShape).
+//
+// Lock order. Uploads of runs that share identities lock the same rows, and
+// two transactions that lock two rows in opposite orders deadlock (PostgreSQL
+// aborts one: SQLSTATE 40P01). So an upload takes its locks in one order:
+//
+//  1. the runs rows it inserts, a batch by short id (only an upload of the
+//     same document waits for one);
+//  2. bulkLock, for a batch;
+//  3. identities rows, by (kind, slug): nameIdentitiesSQL;
+//  4. bestLock, shared;
+//  5. best_cells rows, by key: offerBestSQL;
+//  6. browse_groups rows, by key: countGroupsSQL.
+//
+// The sorted orders are ORDER BY in the statements: an insert, and ON
+// CONFLICT, lock rows in the order the SELECT yields them. A transaction
+// that rebuilds best cells (browse_rebuild.go) holds bestLock exclusively
+// before it touches best_cells, browse_groups or an existing run, so no
+// upload holds any of those rows meanwhile, and an upload waiting for
+// bestLock holds only rows a rebuild never needs.
+
+// identityKinds names a run's identities as the identities table does, in
+// the order runIdentities returns them and setIdentitiesSQL takes their
+// slugs ($2…$7).
+var identityKinds = [...]string{KindHardware, KindEngine, KindModel, KindModelBase, KindSubmitter, KindQuantization}
+
+// runIdentities are the catalog identities of a run, in identityKinds' order.
+func runIdentities(r *run.Run) [len(identityKinds)]catalog.Identity {
+	model, base := catalog.Model(r.Model.ID)
+	quant := catalog.Identity{Slug: catalog.Slugify(r.Engine.Quantization), Name: r.Engine.Quantization}
+	return [...]catalog.Identity{catalog.Hardware(r.Hardware), catalog.Engine(r.Engine.Name), model, base,
+		catalog.Submitter(r.Submitter), quant}
+}
+
+// runsShape is how an index statement names the runs it files: one run by
+// text parameters, or a batch by text[] parameters.
+type runsShape struct {
+	one bool
+	// slugs is the runs' ids and slugs as a relation of seven text columns,
+	// parameters $1…$7.
+	slugs string
+	// ids is a condition that an id is one of the runs' ($1).
+	ids string
+}
+
+// The two shapes. PostgreSQL plans a prepared statement once for all its
+// calls (a generic plan) after a few calls, and keeps the plan while the
+// tables grow. For an array parameter, a plan made while the tables were
+// small reads them whole (decode_cells by status, runs by a sequential
+// scan): from an empty database, four clients uploading at once ran at half
+// the rate of text parameters, whose plan probes the primary key at any
+// size (TestOneRunIndexPlansProbeKeys). A batch of hundreds of runs is
+// worth arrays.
+var (
+	oneRun = runsShape{one: true, ids: "= $1",
+		slugs: "(VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text))"}
+	runBatch = runsShape{ids: "= ANY($1)",
+		slugs: "unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])"}
+)
+
+// shapeFor is the shape for n runs.
+func shapeFor(n int) runsShape {
+	if n == 1 {
+		return oneRun
+	}
+	return runBatch
+}
+
+// params returns, in sh's shape, the runs whose ids are ids (the parameter
+// $1 of offerBestSQL and countGroupsSQL) and the parameters of
+// setIdentitiesSQL, given the runs' slugs by kind.
+func (sh runsShape) params(ids []string, slugs [len(identityKinds)][]string) (runs any, set []any) {
+	runs = ids
+	if sh.one {
+		runs = ids[0]
+	}
+	set = []any{runs}
+	for _, s := range slugs {
+		if sh.one {
+			set = append(set, s[0])
+		} else {
+			set = append(set, s)
+		}
+	}
+	return runs, append(set, catalog.Version)
+}
+
+// identityArgs returns the slugs of runs by kind, in identityKinds' order,
+// and the parameters of nameIdentitiesSQL that name them.
+func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []any) {
+	var kinds, named, names []string
+	for _, r := range runs {
+		for k, ident := range runIdentities(r) {
+			slugs[k] = append(slugs[k], ident.Slug)
+			if ident.Slug != "" {
+				kinds, named, names = append(kinds, identityKinds[k]), append(named, ident.Slug), append(names, ident.Name)
+			}
+		}
+	}
+	return slugs, []any{kinds, named, names}
+}
+
+// indexNewRuns files freshly inserted runs (rows and cells already written
+// in tx) for browsing: their identities and numbers, the names of their
+// slugs, their cells offered to the leaderboard, and their groups' counts.
+// One round trip, whether ids holds one run or a batch; a batch leaves what
+// its runs indexed one by one in order would (TestInsertRunsMatchesInsertRun).
+func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	slugs, names := identityArgs(runs)
+	sh := shapeFor(len(ids))
+	which, set := sh.params(ids, slugs)
+	b := &pgx.Batch{}
+	b.Queue(sh.setIdentitiesSQL(), set...)
+	b.Queue(nameIdentitiesSQL, names...)
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
+	b.Queue(sh.offerBestSQL(), which)
+	b.Queue(sh.countGroupsSQL(), which)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("browse index: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// TestOneRunIndexPlansProbeKeys plans, on an empty database, the statements
+// that file one uploaded run for browsing as PostgreSQL keeps them for
+// every later call (the generic plan), and wants each to find the run's
+// rows by key: a plan that reads a whole table, harmless while it is
+// empty, makes every upload slower as the site grows.
+func TestOneRunIndexPlansProbeKeys(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for sql, params := range store.IndexSQL(true) {
+		n++
+		name := fmt.Sprintf("index_%d", n)
+		if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+sql); err != nil {
+			t.Fatalf("%v\n%s", err, sql)
+		}
+		rows, _ := conn.Query(ctx, "EXPLAIN EXECUTE "+name+"("+params+")")
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		for _, whole := range []string{"Seq Scan on runs", "Seq Scan on decode_cells", "decode_cells_leaderboard_idx"} {
+			if strings.Contains(plan, whole) {
+				t.Errorf("the plan reads a whole table (%s):\n%s\nof\n%s", whole, plan, sql)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d statements checked, want 3", n)
+	}
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// bestLock is the advisory lock that keeps rebuilds of best cells apart
+// from offers. Uploads hold it shared while they offer cells and count
+// groups (indexNewRuns); a transaction that rebuilds a group's best cells
+// from its runs (hide, delete, deriving again, the backfill) holds it
+// exclusively, taken before any other lock of the index (lockBest).
+//
+// A rebuild deletes rows and inserts others, so it cannot take its row locks
+// in the uploads' sorted order; without bestLock it deadlocked with them.
+// And an upload leaves out offers no better than the stored best, which
+// holds only while no rebuild can make a best worse under it.
+const bestLock = 0x5e3d_b0c5
+
+// lockBest takes bestLock exclusively: call it first in a transaction that
+// rebuilds best cells, before it locks any row of runs, best_cells or
+// browse_groups (see the lock order in browse_index.go). Rebuilds are rare
+// (a run hidden, deleted or derived again), so uploads wait for one a few
+// milliseconds at most.
+func lockBest(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, bestLock); err != nil {
+		return fmt.Errorf("lock best cells: %w", err)
+	}
+	return nil
+}
+
+// groupOfRun matches the browse_groups row g of run $1.
+const groupOfRun = `(g.model_slug, g.hardware_slug, g.engine_slug, g.engine_version, g.quantization_slug) =
+    (SELECT model_slug, hardware_slug, engine_slug, engine_version, quantization_slug FROM runs WHERE id = $1)`
+
+// uncountGroup takes run id out of its browse group's count (it was hidden
+// or is being deleted), and drops the group when no run is left in it, so
+// entity pages stop linking to it. The caller holds lockBest.
+func uncountGroup(ctx context.Context, tx pgx.Tx, id string) error {
+	if _, err := tx.Exec(ctx, `UPDATE browse_groups g SET runs = g.runs - 1 WHERE `+groupOfRun, id); err != nil {
+		return fmt.Errorf("uncount group: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups g WHERE g.runs <= 0 AND `+groupOfRun, id); err != nil {
+		return fmt.Errorf("uncount group: %w", err)
+	}
+	return nil
+}
+
+// reindexRun recomputes a stored run's numbers and its group's best cells
+// after its cells were replaced (new status rules): the run may have lost
+// a best it held, so the group is rebuilt from its runs' cells. Its slugs
+// and their names stay as stored: its facts did not change, and Migrate
+// brought every run to the current catalog before anything derives again.
+// The caller holds lockBest.
+func reindexRun(ctx context.Context, tx pgx.Tx, id string) error {
+	if _, err := tx.Exec(ctx, `UPDATE runs r SET`+runNumbersSet+` WHERE r.id = $1`, id); err != nil {
+		return fmt.Errorf("run numbers: %w", err)
+	}
+	return rebuildGroup(ctx, tx, id)
+}
+
+// rebuildGroup recomputes best_cells for the group of run id from every run
+// of that group: after a run's cells change, or a run leaves the lists.
+// The caller holds lockBest.
+func rebuildGroup(ctx context.Context, tx pgx.Tx, id string) error {
+	const group = `(model_slug, hardware_slug, engine_slug, quantization_slug, demo) =
+    (SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)`
+	if _, err := tx.Exec(ctx, `DELETE FROM best_cells WHERE `+group, id); err != nil {
+		return fmt.Errorf("rebuild group: %w", err)
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
+SELECT DISTINCT ON (`+bestCellsKey+`) * FROM (`+bestCellsSelect+`
+    AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) =
+        (SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)) AS x
+ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`, id)
+	if err != nil {
+		return fmt.Errorf("rebuild group: %w", err)
+	}
+	return nil
+}
+
+// rebuildAllBest recomputes best_cells and browse_groups from every run.
+// The caller holds lockBest.
+func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM best_cells`); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups`); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `
+INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
+SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
+FROM runs WHERE NOT hidden GROUP BY `+browseGroupKey); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
+SELECT DISTINCT ON (`+bestCellsKey+`) * FROM (`+bestCellsSelect+`) AS x
+ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`)
+	return err
+}
