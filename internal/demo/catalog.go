@@ -3,7 +3,7 @@ package demo
 import "github.com/speedmatrix/speedmatrix/internal/run"
 
 // gpu is one kind of accelerator the generator puts runs on. The figures
-// are the public ones (shared/calculator/NOTES.md §2), rounded: a rough
+// are the vendors' published specifications, rounded: a rough
 // roofline is all synthetic runs need.
 type gpu struct {
 	Name string
@@ -45,7 +45,8 @@ var gpus = []gpu{
 }
 
 // model is one base model. Sizes are in billions of parameters; KVKiB is
-// the 16-bit KV cache per token (NOTES.md §3).
+// the 16-bit KV cache per token (2 × layers × KV heads × head dimension
+// × 2 bytes).
 type model struct {
 	ID, Short     string
 	Total, Active float64

@@ -102,7 +102,8 @@ func (s *setup) kvBytes() float64 { return s.m.KVKiB * 1024 * s.kvFactor }
 
 // weightGB is the weights read per decode step by a batch of b: every
 // weight of a dense model; the experts a batch routes to for a MoE
-// (NOTES.md §1, "expected" routing with 8 of 128 experts).
+// (the expected number of distinct experts a batch touches, routing 8 of
+// 128 experts per token).
 func (s *setup) weightGB(b float64) float64 {
 	if !s.m.MoE {
 		return s.m.Total * s.q.Bytes

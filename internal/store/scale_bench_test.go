@@ -17,7 +17,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
-// The scale benchmark (issue 3, docs/scale.md): the database time of the
+// The scale benchmark (docs/scale.md): the database time of the
 // browse pages with 1,000 and with 100,000 runs. It needs two databases
 // loaded beforehand with `speedmatrix demo --runs N` and is skipped
 // without them:
@@ -73,7 +73,7 @@ func entity(ctx context.Context, s *store.Store, kind, slug string, f store.RunF
 	return err
 }
 
-// scalePages are the four pages of issue 3's "Done when", with the
+// scalePages are the four pages whose time docs/scale.md holds to 1.5×, with the
 // hardware and base model most runs of the 1k database have (the 100k
 // database holds the same first 1,000 runs).
 func scalePages(hardware, model string) []scalePage {

@@ -2,7 +2,7 @@
 // (profile_export_genai_perf.json) and of its successor AIPerf
 // (profile_export_aiperf.json, both the top-level shape and the early
 // records shape). Each file is one measurement at one load: one cell.
-// Field notes: shared/formats/other-tools/NOTES.md §5.
+// docs/formats.md says how each key becomes a number.
 package genaiperf
 
 import (

@@ -62,7 +62,8 @@ func cell(c *jsondoc.Checker, at string, b *benchmark, conc int) (run.Measuremen
 	return m, true
 }
 
-// promptMean is the mean prompt length of successful requests (NOTES §4);
+// promptMean is the mean prompt length of successful requests (GuideLLM's
+// prompt_token_count distribution, "successful" part);
 // when none succeeded, that of every request sent.
 func promptMean(d *dist) (*float64, string) {
 	if d == nil {

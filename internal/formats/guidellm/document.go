@@ -3,7 +3,7 @@ package guidellm
 import "encoding/json"
 
 // The shape of a GuideLLM report as far as speedmatrix reads it, across the
-// three generations (shared/formats/other-tools/NOTES.md §4):
+// three generations (docs/formats.md, "GuideLLM"):
 //
 //	v2 (≥0.7)    metadata.version 2, benchmarks[].config.strategy
 //	v1 (0.4–0.6) metadata.version 1, benchmarks[].scheduler.strategy

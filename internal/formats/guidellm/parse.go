@@ -1,5 +1,5 @@
 // Package guidellm reads the JSON reports of vLLM's GuideLLM (benchmarks.json),
-// all three generations (field notes: shared/formats/other-tools/). Each
+// all three generations (docs/formats.md, "GuideLLM"). Each
 // benchmark of a concurrency-driven profile becomes one cell of the run;
 // benchmarks driven by a request rate have no concurrency to place them on
 // and are left out with a note, or refused when nothing else is in the file.

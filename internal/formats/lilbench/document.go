@@ -2,8 +2,9 @@ package lilbench
 
 import "encoding/json"
 
-// The lil-bench-result/1 wrapper as far as speedmatrix reads it
-// (shared/formats/lil-bench/SCHEMA.md). The bench file itself is kept raw and
+// The lil-bench-result/1 wrapper as far as speedmatrix reads it (the
+// lil-bench client writes it; testdata/formats/lil-bench has two). The
+// bench file itself is kept raw and
 // read by the llmbench parser.
 
 type document struct {

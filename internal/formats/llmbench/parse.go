@@ -1,6 +1,6 @@
 // Package llmbench reads benchmark_results.json as written by
 // llm-inference-bench's llm_decode_bench.py, every version from 0.2.0 on
-// (field notes: shared/formats/llm-inference-bench/). It turns the tool's
+// (samples of each in testdata/formats/llm-inference-bench). It turns the tool's
 // records into clean measurements: seconds become milliseconds, failure
 // sentinels become failure signals, and any other negative number is refused.
 package llmbench

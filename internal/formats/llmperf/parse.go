@@ -4,7 +4,7 @@
 // strings (json.dump(default=str) of numpy integers) or as NaN; both are
 // read here. The per-request file (*_individual_responses.json) lacks the
 // concurrency and the run's throughput, so it is refused with a pointer to
-// the summary. Field notes: shared/formats/other-tools/NOTES.md §6.
+// the summary. docs/formats.md says how each key becomes a number.
 package llmperf
 
 import (
