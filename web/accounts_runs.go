@@ -13,13 +13,9 @@ import (
 // uploaded a run may delete it (204). Another account, or anyone for an
 // anonymous run, gets 403; no token 401.
 func (s *Server) apiDeleteRun(w http.ResponseWriter, r *http.Request) error {
-	handle, _, err := s.account(w, r)
+	handle, err := s.signedIn(w, r)
 	if err != nil {
 		return err
-	}
-	if handle == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
-		return errNoToken
 	}
 	id := chi.URLParam(r, "id")
 	if !validID(id) {
@@ -47,14 +43,24 @@ func (s *Server) benchUpload(w http.ResponseWriter, r *http.Request) error {
 // benchWhoami is GET /api/bench/whoami: {"login": handle} for a valid token,
 // 401 without one or with an unknown one, 403 for a revoked one.
 func (s *Server) benchWhoami(w http.ResponseWriter, r *http.Request) error {
-	handle, _, err := s.account(w, r)
+	handle, err := s.signedIn(w, r)
 	if err != nil {
 		return err
 	}
-	if handle == "" {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
-		return errNoToken
-	}
 	w.Header().Set("Cache-Control", "no-store")
 	return writeJSON(w, http.StatusOK, map[string]string{"login": handle})
+}
+
+// signedIn is account for requests that need a token: without one the
+// answer is 401 with the challenge that tells a client to send one.
+func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (string, error) {
+	handle, _, err := s.account(w, r)
+	if err != nil {
+		return "", err
+	}
+	if handle == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
+		return "", errNoToken
+	}
+	return handle, nil
 }

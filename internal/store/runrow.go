@@ -11,9 +11,9 @@ import (
 // The runs row: insertRunSQL, runRowArgs, selectRunSQL and scanRun list the
 // columns in the same order, grouped as run.Run groups its fields.
 
-const insertRunSQL = `
-INSERT INTO runs (
-    id, dedupe_key, uploaded_at, revision, rules_version, submitter, provenance,
+// runColumns are the columns a run is written and read by, after its id.
+const runColumns = `
+    uploaded_at, revision, rules_version, submitter, provenance,
     tool_name, tool_version, source_format, measured_at,
     hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb,
     hardware_cpu_name, hardware_cpu_cores, hardware_ram_gb, hardware_os, hardware_driver,
@@ -26,7 +26,11 @@ INSERT INTO runs (
     settings_prefill_contexts,
     source_sha256, source_filename, source_content_type, source_size,
     demo, notes,
-    submitter_verified, profile, integrity, submitter_id
+    submitter_verified, profile, integrity`
+
+const insertRunSQL = `
+INSERT INTO runs (
+    id, dedupe_key,` + runColumns + `, submitter_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
     $7, $8, $9, $10,
@@ -69,20 +73,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 
 const selectRunSQL = `
 SELECT
-    id, uploaded_at, revision, rules_version, submitter, provenance,
-    tool_name, tool_version, source_format, measured_at,
-    hardware_type, hardware_gpu_name, hardware_gpu_count, hardware_vram_gb,
-    hardware_cpu_name, hardware_cpu_cores, hardware_ram_gb, hardware_os, hardware_driver,
-    engine_name, engine_version, engine_quantization, engine_backend, engine_build,
-    engine_launch_command,
-    model_id, model_served_name, model_revision,
-    settings_decode_mode, settings_prefill_mode, settings_seconds_per_measurement,
-    settings_request_count, settings_max_output_tokens, settings_kv_budget_tokens,
-    settings_max_running_requests, settings_contexts, settings_concurrencies,
-    settings_prefill_contexts,
-    source_sha256, source_filename, source_content_type, source_size,
-    demo, notes,
-    submitter_verified, profile, integrity
+    id,` + runColumns + `
 FROM runs
 WHERE id = $1 AND NOT hidden`
 
