@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -30,6 +30,10 @@ type UploadPolicy struct {
 	// PerHourToken uploads per token; 0 means the default, a negative
 	// number no limit.
 	PerHourAddress, PerHourToken int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (TRUSTED_PROXIES); without them every client behind a
+	// proxy shares the proxy's allowance.
+	TrustedProxies []netip.Prefix
 	// Now is the limiters' clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -46,6 +50,7 @@ type uploadGate struct {
 	refuseAnonymous bool
 	// The hourly limits in force, for /docs/api.
 	perHourAddress, perHourToken int
+	trustedProxies               []netip.Prefix
 	byAddress                    *ratelimit.Limiter
 	byToken                      *ratelimit.Limiter
 }
@@ -57,7 +62,7 @@ func newUploadGate(p UploadPolicy) *uploadGate {
 		}
 		return n // negative: ratelimit allows everything
 	}
-	g := &uploadGate{refuseAnonymous: p.RefuseAnonymous,
+	g := &uploadGate{refuseAnonymous: p.RefuseAnonymous, trustedProxies: p.TrustedProxies,
 		perHourAddress: rate(p.PerHourAddress, DefaultUploadsPerHourAddress),
 		perHourToken:   rate(p.PerHourToken, DefaultUploadsPerHourToken)}
 	g.byAddress = ratelimit.New(g.perHourAddress, p.Now)
@@ -116,12 +121,9 @@ func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (string, error
 			w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
 			return "", errAnonymous
 		}
-		// The peer's address: behind a reverse proxy every client shares
-		// the proxy's, so such a deployment should raise the limit.
-		limiter, key = s.uploads.byAddress, r.RemoteAddr
-		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-			key = host
-		}
+		// The client's address; behind a reverse proxy only with the
+		// proxy among TrustedProxies (clientaddr.go).
+		limiter, key = s.uploads.byAddress, clientAddress(r, s.uploads.trustedProxies)
 	}
 	if ok, wait := limiter.Allow(key); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"runtime/debug"
@@ -42,6 +43,7 @@ func readConfig(getenv func(string) string) (config, error) {
 			RefuseAnonymous: !e.boolean("ALLOW_ANONYMOUS", true),
 			PerHourAddress:  e.integer("UPLOADS_PER_HOUR_ADDRESS"),
 			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
+			TrustedProxies:  e.prefixes("TRUSTED_PROXIES"),
 		},
 	}
 	return cfg, errors.Join(e.errs...)
@@ -91,6 +93,28 @@ func (e *envReader) integer(name string) int {
 		e.fail(name, v, "use a whole number such as 30 (a negative number means no limit)")
 	}
 	return n
+}
+
+// prefixes reads a comma-separated list of addresses or CIDR blocks.
+func (e *envReader) prefixes(name string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, item := range strings.Split(e.get(name), ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			a, aerr := netip.ParseAddr(item)
+			if aerr != nil {
+				e.fail(name, item, "use addresses or CIDR blocks separated by commas, such as 10.0.0.0/8,127.0.0.1")
+				continue
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out
 }
 
 // addr reads a listen address, host:port.

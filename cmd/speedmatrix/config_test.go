@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,7 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 	cfg, err := readConfig(envOf(map[string]string{
 		"UPLOADS_PER_HOUR_ADDRESS": "12", "UPLOADS_PER_HOUR_TOKEN": "-1",
 		"BASE_URL": "https://speedmatrix.example/", "ADDR": ":9090",
+		"TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +41,9 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 	}
 	if cfg.BaseURL != "https://speedmatrix.example" || cfg.Addr != ":9090" || cfg.DataDir != "./data" {
 		t.Errorf("cfg = %+v", cfg)
+	}
+	if got := fmt.Sprint(cfg.Uploads.TrustedProxies); got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
+		t.Errorf("TRUSTED_PROXIES = %s", got)
 	}
 }
 
@@ -51,6 +56,7 @@ func TestConfigRefusesWhatItCannotRead(t *testing.T) {
 		"UPLOADS_PER_HOUR_TOKEN":   "1.5",
 		"ADDR":                     "8080",
 		"BASE_URL":                 "speedmatrix.example/runs",
+		"TRUSTED_PROXIES":          "10.0.0.0/33",
 	}
 	_, err := readConfig(envOf(bad))
 	if err == nil {

@@ -13,6 +13,8 @@
 //	UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN  upload rate limits
 //	              (default 30 per address without a token, 120 per token;
 //	              a negative number means no limit)
+//	TRUSTED_PROXIES  reverse proxies (addresses or CIDRs) whose
+//	              X-Forwarded-For names the client for the address limit
 //
 // A value that cannot be read stops every command with exit status 2 and a
 // message naming the variable and what it accepts.
