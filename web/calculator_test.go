@@ -40,11 +40,26 @@ func TestCalculatorResult(t *testing.T) {
 		t.Errorf("marked cell %q, want 72.8", cur)
 	}
 	link, _ := doc.Find("#calc-link").Attr("href")
-	if link != "/calculator?gpu=rtx-3060-12gb&kv=int4&model=Qwen%2FQwen3.5-4B&weights=fp8" {
+	if link != "/calculator?gpu=rtx-3060-12gb&kv=int4&model=Qwen%2FQwen3.5-4B&weights=fp8#result" {
 		t.Errorf("link %q", link)
 	}
 	if doc.Find(`#calc-sources a[href^="https://"]`).Length() != 2 {
 		t.Error("the result does not name the GPU's and the model's sources")
+	}
+}
+
+// TestCalculatorGridHasTheAskedCell: a context and concurrency off the
+// report's axes join them, marked.
+func TestCalculatorGridHasTheAskedCell(t *testing.T) {
+	s := newSite(t)
+	doc := page(t, s, "/calculator?gpu=rtx-4090-24gb&model=Qwen/Qwen3-8B&context=8192&concurrency=3")
+	rows, cols := doc.Find("#calc-grid tbody tr").Length(), doc.Find("#calc-grid thead th").Length()
+	if rows != 6 || cols != 10 {
+		t.Errorf("grid %d rows × %d header cells, want 6 × 10", rows, cols)
+	}
+	cur := doc.Find("#calc-grid td[aria-current]")
+	if cur.Length() != 1 || strings.TrimSpace(cur.Parent().Find("th").Text()) != "8K" {
+		t.Errorf("%d marked cells, in row %q", cur.Length(), cur.Parent().Find("th").Text())
 	}
 }
 

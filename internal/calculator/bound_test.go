@@ -82,6 +82,7 @@ func TestKVPerTokenMatchesPublished(t *testing.T) {
 		// One token more beyond the window grows only the full layers.
 		far := a.KVBytes(1<<20+1, 2) - a.KVBytes(1<<20, 2)
 		near(t, id+" KV KiB/token", far/1024, kib, 0.001)
+		near(t, id+" KVGrowth", a.KVGrowth(2), far, 1e-9)
 	}
 	// Sliding layers stop at the window: Gemma 3's 52 local layers hold
 	// ≤416 MiB at 1024 tokens, gpt-oss-20b's ≤3 MiB at 128.

@@ -32,3 +32,10 @@ func (a Arch) StateBytesPerSeq() float64 {
 	convDim := float64(2*a.LinKHeads*a.LinKDim + a.LinVHeads*a.LinVDim)
 	return n * (ssm + convDim*float64(a.ConvKernel-1)*2)
 }
+
+// KVGrowth is the cache one more token adds to a sequence long past every
+// window: the full-attention layers' (or MLA's) share alone. It is the
+// "KV per token" calculators publish.
+func (a Arch) KVGrowth(bytes float64) float64 {
+	return a.kvBytesPerToken(bytes) * float64(a.count(LayerFull))
+}

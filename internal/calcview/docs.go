@@ -1,6 +1,9 @@
 package calcview
 
 import (
+	"net/url"
+	"strings"
+
 	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
@@ -18,7 +21,9 @@ type DocsRow struct {
 	Name       string
 	Cells      []string
 	Confidence string
-	URL        string
+	// URL is the source; Site its host, the link's text, so a reader can
+	// tell the links apart.
+	URL, Site string
 }
 
 // BuildDocs is the tables of t worded in l's language.
@@ -31,16 +36,24 @@ func BuildDocs(l *i18n.Localizer, t *calculator.Tables) Docs {
 		return l.Dec(v, 1)
 	}
 	for _, g := range t.GPUs {
-		d.GPUs = append(d.GPUs, DocsRow{Name: g.Name, URL: g.URL,
+		d.GPUs = append(d.GPUs, DocsRow{Name: g.Name, URL: g.URL, Site: site(g.URL),
 			Cells:      []string{num(g.BandwidthGBs), l.Int(int64(g.MemoryGB)), num(g.FP16), num(g.FP8)},
 			Confidence: l.T("calc.confidence."+g.Confidence, nil)})
 	}
 	for _, m := range t.Models {
 		p := m.Arch.Count()
-		kv := m.Arch.KVBytes(2, 2) - m.Arch.KVBytes(1, 2) // a full layer's growth
-		d.Models = append(d.Models, DocsRow{Name: m.Name, URL: m.URL,
-			Cells:      []string{num(p.Total() / 1e9), num(kv / 1024)},
+		d.Models = append(d.Models, DocsRow{Name: m.Name, URL: m.URL, Site: site(m.URL),
+			Cells:      []string{num(p.Total() / 1e9), num(m.Arch.KVGrowth(2) / 1024)},
 			Confidence: l.T("calc.confidence."+m.Confidence, nil)})
 	}
 	return d
+}
+
+// site is a URL's host without "www.", or the URL when it has none.
+func site(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return u
+	}
+	return strings.TrimPrefix(p.Host, "www.")
 }

@@ -1,6 +1,8 @@
 package calcview
 
 import (
+	"slices"
+
 	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
@@ -16,7 +18,8 @@ type View struct {
 	KV       []Option
 	Problems []Problem
 	Result   *Result
-	// Link is the calculation's address, to copy and share.
+	// Link is the calculation's address, to copy and share; it opens at
+	// the result, below the form.
 	Link string
 }
 
@@ -58,7 +61,7 @@ type Source struct{ Name, URL, Confidence string }
 
 // Build is the page for form f, which ParseForm read with problems probs.
 func Build(l *i18n.Localizer, t *calculator.Tables, f Form, probs []Problem) View {
-	v := View{Form: f, Problems: probs, Link: "/calculator?" + f.Query()}
+	v := View{Form: f, Problems: probs, Link: "/calculator?" + f.Query() + "#result"}
 	for _, g := range t.GPUs {
 		v.GPUs = append(v.GPUs, Option{g.ID, g.Name})
 	}
@@ -96,10 +99,12 @@ func result(l *i18n.Localizer, in calculator.Input, m *calculator.Model) *Result
 
 func grid(l *i18n.Localizer, in calculator.Input) Grid {
 	var g Grid
-	for _, c := range calculator.Concurrencies {
+	// The asked cell joins the report's axes when it is not on them.
+	ctxs, concs := withValue(calculator.Contexts, in.Context), withValue(calculator.Concurrencies, in.Concurrency)
+	for _, c := range concs {
 		g.Columns = append(g.Columns, l.Int(int64(c)))
 	}
-	for _, row := range calculator.Grid(in, calculator.Contexts, calculator.Concurrencies) {
+	for _, row := range calculator.Grid(in, ctxs, concs) {
 		gr := GridRow{Label: report.ContextLabel(row[0].Context)}
 		for _, c := range row {
 			tps := c.Bound.TotalTPS
@@ -109,4 +114,14 @@ func grid(l *i18n.Localizer, in calculator.Input) Grid {
 		g.Rows = append(g.Rows, gr)
 	}
 	return g
+}
+
+// withValue is the sorted axis with v on it.
+func withValue(axis []int, v int) []int {
+	if slices.Contains(axis, v) {
+		return axis
+	}
+	out := append(slices.Clone(axis), v)
+	slices.Sort(out)
+	return out
 }
