@@ -80,9 +80,10 @@ func shootCalculator(t *testing.T, browser context.Context, dir, link, origin st
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	link, _, _ = strings.Cut(link, "#")
 	for _, vp := range shotViewports {
 		for name, u := range map[string]string{"result-en": link, "result-ja": link + "&lang=ja",
-			"result-zh": link + "&lang=zh-Hans", "docs-en": origin + "/docs/calculator"} {
+			"result-zh": link + "&lang=zh-Hans", "docs-en": origin + "/docs/calculator", "docs-ja": origin + "/docs/calculator?lang=ja"} {
 			tab := newTab(t, browser)
 			cdpDo(t, tab, "viewport", emulate(vp), chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("main")))
 			saveShot(t, dir, fmt.Sprintf("calc-%s-%s.png", name, vp.name), cdpRun(t, tab, "screenshot", fullPage()))
