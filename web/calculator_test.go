@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -119,5 +120,35 @@ func TestCalculatorDocs(t *testing.T) {
 	}
 	if href, _ := page(t, s, "/").Find(`header nav a[href="/calculator"]`).Attr("href"); href != "/calculator" {
 		t.Error("the header does not link the calculator")
+	}
+}
+
+// TestCalculatorAPI: the JSON answer carries the page's numbers, and a
+// field it cannot use is a 422 whose problem path is the field.
+func TestCalculatorAPI(t *testing.T) {
+	s := newSite(t)
+	resp, body := s.get(t, "/api/v1/calculator?gpu=rtx-3060-12gb&model=RedHatAI/Qwen3.5-4B-FP8-dynamic&weights=fp8&kv=int4")
+	var a struct {
+		Bound struct {
+			TotalTPS float64 `json:"total_tps"`
+			BoundBy  string  `json:"bound_by"`
+		}
+		Memory struct {
+			WeightsGB float64 `json:"weights_gb"`
+			Fits      bool
+		}
+		Sources []struct{ Confidence string }
+	}
+	if err := json.Unmarshal([]byte(body), &a); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+	}
+	if a.Bound.TotalTPS < 72.5 || a.Bound.TotalTPS > 73.1 || a.Bound.BoundBy != "memory" || !a.Memory.Fits || len(a.Sources) != 2 {
+		t.Errorf("answer %+v", a)
+	}
+	for q, field := range map[string]string{"gpu=nope&model=Qwen/Qwen3-8B": "gpu", "gpu=l4-24gb&model=nope": "model", "gpu=l4-24gb&model=Qwen/Qwen3-8B&concurrency=0": "concurrency"} {
+		resp, body := s.get(t, "/api/v1/calculator?"+q)
+		if resp.StatusCode != 422 || !strings.Contains(body, `"path": "`+field+`"`) {
+			t.Errorf("%s = %d %s, want 422 naming %s", q, resp.StatusCode, body, field)
+		}
 	}
 }

@@ -80,6 +80,7 @@ func (s *Server) routes() http.Handler {
 			api.Get("/hardware", s.api(s.apiIdentities(hardwareList)))
 			api.Get("/engines", s.api(s.apiIdentities(engineList)))
 			api.Get("/models", s.api(s.apiIdentities(modelList)))
+			api.Get("/calculator", s.api(s.apiCalculator))
 			api.NotFound(s.api(notFound))
 		})
 		// lil-bench's upload protocol (accounts_runs.go).

@@ -109,11 +109,25 @@ func (t *Tables) GPUFor(h run.Hardware) (GPU, bool) {
 	return t.GPUByID(catalog.Hardware(h).Slug)
 }
 
-// ModelByID is the row whose id or alias is id, compared without case.
+// ModelByID is the row whose id or alias is id, compared without case;
+// failing that, the row of the same base model in the catalog's sense, so
+// a quantized copy ("RedHatAI/Qwen3.5-4B-FP8-dynamic") and a model page's
+// slug ("qwen3-5-4b") find the architecture they share.
 func (t *Tables) ModelByID(id string) (Model, bool) {
 	for _, m := range t.Models {
 		if strings.EqualFold(m.ID, id) || containsFold(m.Aliases, id) {
 			return m, true
+		}
+	}
+	_, want := catalog.Model(id)
+	if want.Slug == "" {
+		return Model{}, false
+	}
+	for _, m := range t.Models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			if _, base := catalog.Model(name); base.Slug == want.Slug {
+				return m, true
+			}
 		}
 	}
 	return Model{}, false

@@ -108,3 +108,20 @@ func TestModelTable(t *testing.T) {
 		}
 	}
 }
+
+// A run's model id finds its architecture through the catalog's base
+// model: a quantized copy, a model page's slug, an instruct alias.
+func TestModelByRunID(t *testing.T) {
+	d := tables(t)
+	for id, want := range map[string]string{
+		"RedHatAI/Qwen3.5-4B-FP8-dynamic": "Qwen/Qwen3.5-4B", "qwen3-5-4b": "Qwen/Qwen3.5-4B",
+		"meta-llama/Llama-3.1-8B-Instruct": "meta-llama/Llama-3.1-8B", "unsloth/gpt-oss-20b-GGUF": "openai/gpt-oss-20b",
+	} {
+		if m, ok := d.ModelByID(id); !ok || m.ID != want {
+			t.Errorf("%s found %q, want %s", id, m.ID, want)
+		}
+	}
+	if m, ok := d.ModelByID("Qwen/Qwen3-4B"); ok {
+		t.Errorf("Qwen3-4B found %s; it is not in the table", m.ID)
+	}
+}
