@@ -2,7 +2,7 @@ package calculator
 
 import "testing"
 
-// The worked example: Qwen3.5-4B with FP8 weights and an int4 KV cache on
+// The seed run's setup, Qwen3.5-4B with FP8 weights and an int4 KV cache on
 // an RTX 3060 12GB, against the bounds computed by hand from the model's
 // config (lm_head in BF16 / everything in FP8).
 func TestWorkedExampleQwen35On3060(t *testing.T) {
@@ -37,8 +37,8 @@ func TestWorkedExampleQwen35On3060(t *testing.T) {
 	}
 }
 
-// The notes' compute check: at 8 requests with 2 drafts (3 verified
-// tokens), one step is ≈202 GFLOP, and ≈126 steps/s at 25.5 TFLOPS.
+// The seed setup's compute check by hand: at 8 requests with 2 drafts (3
+// verified tokens), one step is ≈202 GFLOP, ≈126 steps/s at 25.5 TFLOPS.
 func TestWorkedExampleComputeCheck(t *testing.T) {
 	in := Input{GPU: mustGPU(t, "rtx-3060-12gb"), Arch: mustModel(t, "Qwen/Qwen3.5-4B"),
 		Weights: prec("fp8"), Head: prec("bf16"), KV: "int4", Concurrency: 8, SpecTokens: 2, Acceptance: 0}

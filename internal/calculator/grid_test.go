@@ -2,7 +2,7 @@ package calculator
 
 import "testing"
 
-// The grid is Calculate at every cell: the worked example's corner cell
+// The grid is Calculate at every cell: the seed setup's corner cell
 // is its 72.8 tok/s, totals grow with concurrency and fall with context,
 // and cells that do not fit say so.
 func TestGrid(t *testing.T) {

@@ -33,7 +33,7 @@ func TestParamsMatchModelCards(t *testing.T) {
 	}
 }
 
-// Qwen3.5-4B as the worked example counts it: 3.57B parameters outside
+// Qwen3.5-4B as counted by hand from its config: 3.57B parameters outside
 // the tied 0.636B embedding, and 51.5 MB of state per sequence.
 func TestQwen35Hybrid(t *testing.T) {
 	a := mustModel(t, "Qwen/Qwen3.5-4B")
