@@ -31,6 +31,9 @@ func TestCalculatorResult(t *testing.T) {
 	if b["Decode bound, all requests"] != "72.8 tok/s" || b["Limited by"] != "memory bandwidth" {
 		t.Errorf("bound facts %v", b)
 	}
+	if m := facts(doc, "#calc-memory"); m["Needed for 1 request"] != "4.89 GB of 10.8 GB usable: fits" {
+		t.Errorf("memory facts %v", m)
+	}
 	if v, _ := doc.Find(`#calc-weights option[selected]`).Attr("value"); v != "fp8" {
 		t.Errorf("weights select shows %q, want fp8", v)
 	}

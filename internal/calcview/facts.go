@@ -33,7 +33,7 @@ func memoryFacts(l *i18n.Localizer, in calculator.Input, m calculator.Memory) []
 	if !m.Fits {
 		fits = "calc.memory.no_fit"
 	}
-	facts = append(facts, Fact{l.T("calc.memory.needed", map[string]any{"Concurrency": l.Int(int64(in.Concurrency))}),
+	facts = append(facts, Fact{l.N("calc.memory.needed", in.Concurrency, nil),
 		l.T(fits, map[string]any{"Needed": gb(l, m.NeededGB), "Usable": gb(l, m.UsableGB)})})
 	maxConc := l.Int(int64(m.MaxConcurrency))
 	switch m.MaxConcurrency {
