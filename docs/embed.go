@@ -8,3 +8,16 @@ import _ "embed"
 //
 //go:embed formats.md
 var Formats []byte
+
+// Calculator is how the decode calculator works, by language tag
+// (docs/calculator.<tag>.md).
+var Calculator = map[string][]byte{"en": calculatorEN, "ja": calculatorJA, "zh-Hans": calculatorZH}
+
+var (
+	//go:embed calculator.en.md
+	calculatorEN []byte
+	//go:embed calculator.ja.md
+	calculatorJA []byte
+	//go:embed calculator.zh-Hans.md
+	calculatorZH []byte
+)

@@ -169,6 +169,11 @@ func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
 		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
 		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
 		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},
+		"GET /api/v1/calculator": {
+			{"/api/v1/calculator?gpu=rtx-3060-12gb&model=Qwen/Qwen3.5-4B&weights=fp8&kv=int4", nil, nil, 200},
+			{"/api/v1/calculator?gpu=apple-m4-max-128gb&model=meta-llama/Llama-3.1-8B", nil, nil, 200},
+			{"/api/v1/calculator?gpu=no-such-gpu&model=Qwen/Qwen3.5-4B", nil, nil, 422},
+		},
 		"GET /api/bench/whoami": {
 			{"/api/bench/whoami", nil, []string{bearer}, 200},
 			{"/api/bench/whoami", nil, nil, 401},

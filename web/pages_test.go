@@ -12,7 +12,7 @@ import (
 )
 
 // rawID finds a message id that leaked onto a page untranslated.
-var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|account|share|compare|chart|demo|browse|leaderboard|entity|search|metric|docs)\.[a-z_]+(\.[a-z_]+)*\b`)
+var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance|hardware|decode_mode|prefill_mode|run|home|upload|error|problem|account|share|compare|chart|demo|browse|leaderboard|entity|search|metric|docs|calc)\.[a-z_]+(\.[a-z_]+)*\b`)
 
 // TestEveryPageInEveryLocale renders each page in each language and checks
 // the language it claims, the switcher, and that no message id shows raw.
@@ -27,6 +27,9 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 	seedOrg(t, s)
 	pages["/docs/api"], pages["/orgs/lil-lab"], pages["/orgs/no-such-org"] = 200, 200, 404
 	pages["/docs/formats"] = 200
+	// The calculator: the form, a result, a refusal, and its documentation.
+	pages["/calculator"], pages["/calculator?gpu=rtx-3060-12gb&model=Qwen/Qwen3.5-4B&weights=fp8&kv=int4&spec_tokens=2"] = 200, 200
+	pages["/calculator?gpu=no-such-gpu&model=Qwen/Qwen3.5-4B"], pages["/docs/calculator"] = 422, 200
 	// Share: the page made for iframes.
 	pages["/runs/"+id+"/embed"] = 200
 	// Compare: a comparison, the picker, and a refusal.

@@ -59,6 +59,10 @@ func (s *Server) routes() http.Handler {
 		r.With(s.csrf).Get("/upload", s.page(s.uploadForm))
 		r.With(s.csrf).Post("/upload", s.page(s.uploadSubmit))
 
+		// The decode calculator (calculator.go) and its documentation.
+		r.Get("/calculator", s.page(s.calculatorPage))
+		r.Get("/docs/calculator", s.page(s.docsCalculator))
+
 		// Documentation and site files.
 		r.Get("/docs/formats", s.page(s.docsFormats))
 		r.Get("/docs/api", s.page(s.apiDocsPage))
@@ -76,6 +80,7 @@ func (s *Server) routes() http.Handler {
 			api.Get("/hardware", s.api(s.apiIdentities(hardwareList)))
 			api.Get("/engines", s.api(s.apiIdentities(engineList)))
 			api.Get("/models", s.api(s.apiIdentities(modelList)))
+			api.Get("/calculator", s.api(s.apiCalculator))
 			api.NotFound(s.api(notFound))
 		})
 		// lil-bench's upload protocol (accounts_runs.go).

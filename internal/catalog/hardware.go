@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"strconv"
@@ -190,6 +191,10 @@ var usualVRAM = map[string]int{
 	"l40s": 48, "l40": 48, "l4": 24, "t4": 16, "a10g": 24, "a10": 24, "a40": 48, "gb10": 128,
 	"instinct-mi300x": 192, "instinct-mi325x": 256, "rx-7900-xtx": 24, "radeon-pro-w7900": 48,
 }
+
+// UsualVRAM is the memory of each GPU model sold with one size, by GPU
+// slug: a copy, so callers cannot change the catalog.
+func UsualVRAM() map[string]int { return maps.Clone(usualVRAM) }
 
 // memorySizes are the memory sizes GPUs and Macs are sold with, in GB.
 var memorySizes = []int{2, 3, 4, 6, 8, 10, 11, 12, 16, 18, 20, 24, 32, 36, 40, 48, 64, 80, 94, 96, 128, 141, 180, 192, 256, 288, 512}

@@ -96,3 +96,13 @@ var engineEff = map[string]float64{"vllm": 1.0, "sglang": 1.04, "llama.cpp": 0.8
 
 // submitters are the handles demo runs are filed under.
 var submitters = []string{"demo-ada", "demo-grace", "demo-linus", "demo-ken", "demo-barbara", "demo-edsger", "demo-margaret", "demo-dennis"}
+
+// Hardware is the machines demo runs are put on, one device each, so other
+// packages can check they know every one.
+func Hardware() []run.Hardware {
+	out := make([]run.Hardware, len(gpus))
+	for i, g := range gpus {
+		out[i] = run.Hardware{Type: g.Type, GPUName: g.Name, GPUCount: 1, VRAMGB: g.VRAMGB}
+	}
+	return out
+}

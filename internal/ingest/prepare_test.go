@@ -165,6 +165,8 @@ func TestRefusals(t *testing.T) {
 		{"infinity", strings.Replace(seed, `"ttft_p50": 0.096`, `"ttft_p50": Infinity`, 1), "problem.nonfinite", problem.Invalid, "$.results[0].ttft_p50"},
 		{"duplicate cell", strings.Replace(seed, `"concurrency": 2,`, `"concurrency": 1,`, 1), "problem.duplicate_cell", problem.Invalid, "$.results[1]"},
 		{"invalid utf-8", strings.Replace(seed, `"bench"`, "\"b\xffnch\"", 1), "problem.utf8", problem.Malformed, "$.metadata.model"},
+		{"throughput beyond any machine", strings.Replace(seed, `"aggregate_tps": 63.5`, `"aggregate_tps": 1e308`, 1), "problem.beyond_limit", problem.Invalid, "$.results[0].total_tps"},
+		{"ttft beyond a day", strings.Replace(seed, `"ttft_p50": 0.096`, `"ttft_p50": 200000`, 1), "problem.beyond_limit", problem.Invalid, "$.results[0].ttft_ms"},
 		{"grid too large", `{"metadata":{"version":"0.7.8","concurrency_levels":[1],"context_lengths":[` + seq(65) + `]},"results":[]}`, "problem.too_many_contexts", problem.Invalid, "$"},
 	}
 	for _, tt := range tests {

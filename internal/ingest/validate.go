@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -19,6 +20,17 @@ const (
 	maxContext       = 16 << 20 // 16M tokens
 	maxConcurrency   = 1 << 20
 )
+
+// sanityLimits are numbers no real run produces, by metric: ten million
+// tok/s is beyond a rack of the fastest accelerators serving the smallest
+// model; 10^8 ms is more than a day for one token; 10^7 s is four months
+// of measuring; 10^12 tokens are years of a large cluster. A file beyond
+// them is broken or made up, and printing its 309-digit numbers on a page
+// helps nobody, so it is refused rather than stored.
+var sanityLimits = map[string]float64{
+	"total_tps": 1e7, "per_request_tps": 1e7, "ttft_ms": 1e8, "tbt_ms": 1e8, "measured_s": 1e7,
+	"completed": 1e12, "output_tokens": 1e12,
+}
 
 // validate checks what every format shares: the grid's size, duplicate
 // cells, numbers that must be finite and non-negative, and text PostgreSQL
@@ -63,6 +75,9 @@ func validate(p *run.Parsed) error {
 		seenPrefill[r.Context] = r.Path
 		checkNumber(&probs, r.Path+".prompt_tps", r.PromptTPS)
 		checkNumber(&probs, r.Path+".ttft_ms", r.TTFTms)
+		if r.TTFTms != nil {
+			checkLimit(&probs, r.Path+".ttft_ms", *r.TTFTms, sanityLimits["ttft_ms"])
+		}
 	}
 	checkStrings(&probs, p)
 	return probs.Err()
@@ -72,11 +87,25 @@ func checkMetrics(probs *problem.List, at string, m *run.Metrics) {
 	for name, v := range map[string]*float64{"total_tps": m.TotalTPS, "per_request_tps": m.PerRequestTPS,
 		"ttft_ms": m.TTFTms, "tbt_ms": m.TBTms, "avg_active": m.AvgActive, "measured_s": m.MeasuredS} {
 		checkNumber(probs, at+"."+name, v)
+		if v != nil {
+			checkLimit(probs, at+"."+name, *v, sanityLimits[name])
+		}
 	}
 	for name, v := range map[string]*int64{"completed": m.Completed, "output_tokens": m.OutputTokens} {
 		if v != nil && *v < 0 {
 			probs.Add(at+"."+name, "problem.negative", map[string]any{"Value": *v})
 		}
+		if v != nil {
+			checkLimit(probs, at+"."+name, float64(*v), sanityLimits[name])
+		}
+	}
+}
+
+// checkLimit refuses a finite number above max (0: no limit).
+func checkLimit(probs *problem.List, at string, v, max float64) {
+	if max > 0 && v > max && !math.IsInf(v, 0) {
+		probs.Add(at, "problem.beyond_limit", map[string]any{
+			"Value": strconv.FormatFloat(v, 'g', 4, 64), "Max": strconv.FormatFloat(max, 'g', -1, 64)})
 	}
 }
 

@@ -1,0 +1,79 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+	"sync"
+
+	"github.com/a-h/templ"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+
+	"github.com/speedmatrix/speedmatrix/docs"
+
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
+	"github.com/speedmatrix/speedmatrix/internal/calcview"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// calculatorPage is GET /calculator: the form, and with a GPU chosen the
+// bound it gives. The query is the whole state, so the answer depends on
+// the address and the embedded tables alone and may be cached. A field the
+// calculator cannot use is answered 422 with the form and what is wrong.
+func (s *Server) calculatorPage(w http.ResponseWriter, r *http.Request) error {
+	tables, err := calculator.Data()
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	f, probs := calcview.ParseForm(r.URL.Query())
+	v := calcview.Build(l, tables, f, probs)
+	status := http.StatusOK
+	if len(v.Problems) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	title := l.T("calc.title", nil)
+	if v.Result != nil {
+		title = l.T("calc.result.title", map[string]any{"Model": v.Result.ModelName, "GPU": v.Result.GPUName})
+	}
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	return render(w, r, status, templates.CalculatorPage(s.base(r, title, l.T("calc.description", nil)), v))
+}
+
+// calculatorDocsHTML is each language's docs/calculator.<tag>.md rendered
+// once, like /docs/formats.
+var calculatorDocsHTML = sync.OnceValues(func() (map[string][]byte, error) {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAutoHeadingID()))
+	out := map[string][]byte{}
+	for tag, src := range docs.Calculator {
+		var buf bytes.Buffer
+		if err := md.Convert(src, &buf); err != nil {
+			return nil, err
+		}
+		out[tag] = buf.Bytes()
+	}
+	return out, nil
+})
+
+// docsCalculator is GET /docs/calculator: the formulas, their assumptions
+// and limits, and every GPU and model figure with its source.
+func (s *Server) docsCalculator(w http.ResponseWriter, r *http.Request) error {
+	pages, err := calculatorDocsHTML()
+	if err != nil {
+		return err
+	}
+	tables, err := calculator.Data()
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	body, ok := pages[l.Lang()]
+	if !ok {
+		body = pages["en"]
+	}
+	b := s.base(r, l.T("docs.calculator_title", nil), l.T("docs.calculator_description", nil))
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	return render(w, r, http.StatusOK, templates.DocsCalculatorPage(b, templ.Raw(string(body)), calcview.BuildDocs(l, tables)))
+}
