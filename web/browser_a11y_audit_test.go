@@ -49,7 +49,7 @@ const overflowJS = `(() => {
 // hatchContrastJS is the contrast check axe leaves undone: it cannot read
 // text on a gradient, and the non-valid grid cells are hatched. Every
 // colour of a cell's stripes, laid over its ground, must keep each line of
-// its text at 4.5:1 (WCAG AA). It returns the cells that fall short.
+// its text (the reason a label opens to among them) at 4.5:1 (WCAG AA). It returns the cells that fall short.
 const hatchContrastJS = `(() => {
 	const rgba = c => c.match(/[\d.]+/g).map(Number);
 	const over = (f, b) => { const a = f.length > 3 ? f[3] : 1; return [0, 1, 2].map(i => f[i] * a + b[i] * (1 - a)); };
@@ -61,7 +61,7 @@ const hatchContrastJS = `(() => {
 		const cs = getComputedStyle(td);
 		if (!cs.backgroundImage.includes('gradient')) continue;
 		const ground = rgba(cs.backgroundColor), stripes = (cs.backgroundImage.match(/rgba?\([^)]*\)/g) || []).map(c => over(rgba(c), ground));
-		for (const el of td.querySelectorAll('span')) {
+		for (const el of td.querySelectorAll('span, p')) {
 			const fg = rgba(getComputedStyle(el).color);
 			const worst = Math.min(...stripes.map(s => ratio(over(fg, s), s)));
 			if (worst < 4.5) out.push((td.id || td.dataset.status) + ' ' + el.className + ' ' + worst.toFixed(2) + ':1');
