@@ -8,7 +8,7 @@ PKGS    := ./...
 # private database (and the tests' own when TEST_DATABASE_URL is not set).
 APT     := $(shell command -v apt-get 2>/dev/null)
 
-.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium bench clean fuzz-brief
+.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium deps-axe bench clean fuzz-brief
 
 ## run: build and serve the site on ADDR (default 127.0.0.1:8080) with the
 ## private PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is set.
@@ -55,7 +55,7 @@ check-generated:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./internal/ingest ./internal/report ./web
 
-deps: deps-postgres deps-chromium
+deps: deps-postgres deps-chromium deps-axe
 
 deps-postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
@@ -68,6 +68,15 @@ deps-chromium:
 	{ if [ -n "$(APT)" ] && [ "$$(id -u)" = 0 ]; then echo "installing chromium for the browser tests (apt-get install -y chromium)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "the browser tests need Chromium: install Debian's package with 'apt-get install -y chromium'"; exit 1; fi; }
+
+## deps-axe: the accessibility test injects axe-core, pinned in
+## web/testdata/axe/package-lock.json; npm ci installs exactly that version.
+AXE_DIR := web/testdata/axe
+deps-axe:
+	@[ -f $(AXE_DIR)/node_modules/axe-core/axe.min.js ] || \
+	{ command -v npm >/dev/null 2>&1 || { echo "the accessibility test needs npm (Debian: apt-get install -y npm) to install axe-core"; exit 1; }; \
+	  echo "installing axe-core for the accessibility test (npm ci in $(AXE_DIR))"; \
+	  npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error; }
 
 clean:
 	rm -rf bin

@@ -9,10 +9,10 @@ import (
 	"sync"
 )
 
-// FS holds css/ and js/. Serve it under Prefix, e.g.
+// FS holds css/, js/ and img/ (the favicon). Serve it under Prefix, e.g.
 // http.StripPrefix(static.Prefix, http.FileServerFS(static.FS)).
 //
-//go:embed css js
+//go:embed css js img
 var FS embed.FS
 
 // Prefix is the URL path the files are served under.
@@ -20,7 +20,7 @@ const Prefix = "/static/"
 
 var versions = sync.OnceValue(func() map[string]string {
 	v := map[string]string{}
-	for _, name := range []string{"css/site.css", "js/copy.js"} {
+	for _, name := range []string{"css/site.css", "js/copy.js", Favicon} {
 		b, err := FS.ReadFile(name)
 		if err != nil {
 			continue
@@ -40,3 +40,6 @@ func URL(name string) string {
 	}
 	return Prefix + name
 }
+
+// Favicon is the site's icon, as a name in FS.
+const Favicon = "img/favicon.ico"

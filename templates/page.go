@@ -48,8 +48,9 @@ type LangLink struct {
 // site's public origin ("https://speedmatrix.example", no trailing slash)
 // for the absolute canonical and alternate links. The page's other query
 // parameters are kept in every language link (a compare page keeps its
-// runs); the canonical URL names the language so each translation is its
-// own page to search engines, and x-default is the address without ?lang=.
+// runs); a translation's canonical URL names its language so each is its
+// own page to search engines, and the address without ?lang= is x-default
+// and its own canonical.
 func NewBase(l *i18n.Localizer, baseURL string, u *url.URL, title, description string) Base {
 	baseURL = strings.TrimSuffix(baseURL, "/")
 	path := u.EscapedPath()
@@ -68,9 +69,16 @@ func NewBase(l *i18n.Localizer, baseURL string, u *url.URL, title, description s
 		}
 		return path
 	}
+	// The bare address is the x-default page and names itself: a canonical
+	// pointing at one of its own hreflang alternates would tell search
+	// engines the two are one page in one language.
+	canonical := withLang("")
+	if u.Query().Has("lang") {
+		canonical = withLang(l.Lang())
+	}
 	b := Base{
 		Title: title, Description: description, Lang: l.Lang(), Path: u.Path,
-		CanonicalURL: baseURL + withLang(l.Lang()),
+		CanonicalURL: baseURL + canonical,
 	}
 	for _, lang := range i18n.Languages {
 		b.Alternates = append(b.Alternates, Alternate{Lang: lang.Tag, Href: baseURL + withLang(lang.Tag)})

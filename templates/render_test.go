@@ -86,8 +86,12 @@ func TestReportPageLocales(t *testing.T) {
 			}
 		}
 		oc := doc.Find(`td.cell[data-context="253952"][data-concurrency="16"]`)
-		if got := strings.TrimSpace(oc.Text()); got != w.overCapacity {
-			t.Errorf("%s: over-capacity cell text %q", lang.Tag, got)
+		// The label is the disclosure's summary; the reason opens under it.
+		if got := strings.TrimSpace(oc.Find("details.why > summary .st").Text()); got != w.overCapacity {
+			t.Errorf("%s: over-capacity cell label %q, want %q", lang.Tag, got, w.overCapacity)
+		}
+		if why := strings.TrimSpace(oc.Find("details.why > p").Text()); why == "" {
+			t.Errorf("%s: the over-capacity cell does not open to its reason", lang.Tag)
 		}
 		if _, ok := oc.Attr("style"); ok {
 			t.Errorf("%s: a non-valid cell is coloured", lang.Tag)
@@ -111,10 +115,10 @@ func TestReportPageDetails(t *testing.T) {
 		t.Errorf("valid cell style %q", style)
 	}
 	queued := doc.Find(`td.cell[data-context="0"][data-concurrency="16"]`)
-	if got := strings.Join(strings.Fields(queued.Text()), " "); got != "536.8 Requests queued 602 ms TTFT" {
+	if got := strings.Join(queued.Find("span").Map(func(_ int, s *goquery.Selection) string { return s.Text() }), " "); got != "536.8 Requests queued 602 ms TTFT" {
 		t.Errorf("queued cell text %q", got)
 	}
-	if got := queued.AttrOr("title", ""); got != "13.00 of 16 requests ran at once on average." {
+	if got := queued.Find("details.why > p").Text(); got != "13.00 of 16 requests ran at once on average." {
 		t.Errorf("queued reason %q", got)
 	}
 	row := doc.Find(`table.measurements tr[data-phase="decode"][data-context="253952"][data-concurrency="1"] td`)
@@ -174,8 +178,16 @@ func TestOtherPages(t *testing.T) {
 		if got := up.Find(`input[name="gpu_count"]`).AttrOr("value", ""); got != "two" {
 			t.Errorf("%s: value not kept: %q", lang.Tag, got)
 		}
-		if up.Find(`#f-gpu_count-error li`).Text() != "Enter a whole number." || up.Find(".errors li").Length() != 1 {
-			t.Errorf("%s: errors not shown", lang.Tag)
+		if up.Find(`#f-gpu_count-error li`).Text() != "Enter a whole number." {
+			t.Errorf("%s: the field's error is not beside it", lang.Tag)
+		}
+		// The summary lists the general problem and links the field's.
+		summary := up.Find(`#upload-errors[role="alert"][tabindex="-1"][autofocus]`)
+		if n := summary.Find("li").Length(); n != 2 {
+			t.Errorf("%s: the error summary lists %d problems, want 2", lang.Tag, n)
+		}
+		if link := summary.Find(`a[href="#f-gpu_count"]`).Text(); !strings.Contains(link, "Enter a whole number.") {
+			t.Errorf("%s: the summary's link to gpu_count reads %q", lang.Tag, link)
 		}
 		if _, ok := up.Find(`option[value="cpu_only"]`).Attr("selected"); !ok {
 			t.Errorf("%s: select not kept", lang.Tag)

@@ -100,3 +100,29 @@ func describedBy(name string, form UploadForm) string {
 	}
 	return ids
 }
+
+// Refused reports whether the form comes back with problems.
+func (f UploadForm) Refused() bool { return len(f.General) > 0 || len(f.Errors) > 0 }
+
+// FieldError is one field's problem, as the summary above the form lists it.
+type FieldError struct {
+	Name, Message string
+}
+
+// FieldErrors lists every field's problems in the order of the form, the
+// file first.
+func (f UploadForm) FieldErrors() []FieldError {
+	names := []string{"file"}
+	for _, g := range UploadFields {
+		for _, fl := range g.Fields {
+			names = append(names, fl.Name)
+		}
+	}
+	var out []FieldError
+	for _, n := range names {
+		for _, m := range f.Errors[n] {
+			out = append(out, FieldError{Name: n, Message: m})
+		}
+	}
+	return out
+}

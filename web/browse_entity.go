@@ -80,5 +80,5 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), ""), browse.NewSearchPage(l, q, found)))
+	return render(w, r, http.StatusOK, templates.Search(s.base(r, l.T("search.title", nil), l.T("search.label", nil)), browse.NewSearchPage(l, q, found)))
 }

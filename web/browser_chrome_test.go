@@ -37,6 +37,13 @@ func chromiumPath() string {
 // fails under CI (CI set) and is skipped elsewhere.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	return newBrowserFor(t, browserTimeout)
+}
+
+// newBrowserFor is newBrowser for a test that needs the browser longer
+// than browserTimeout (the accessibility audit visits every page).
+func newBrowserFor(t *testing.T, life time.Duration) context.Context {
+	t.Helper()
 	path := chromiumPath()
 	if path == "" {
 		if os.Getenv("CI") != "" {
@@ -56,8 +63,8 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	)
-	life, cancelLife := context.WithTimeout(context.Background(), browserTimeout)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(life, opts...)
+	lifeCtx, cancelLife := context.WithTimeout(context.Background(), life)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(lifeCtx, opts...)
 	browser, cancelBrowser := chromedp.NewContext(alloc)
 	// Cleanups run last-in first-out: the browser stops before the temp
 	// dir (registered above) is removed.
@@ -76,14 +83,21 @@ func newBrowser(t *testing.T) context.Context {
 
 // newTab opens a tab of the shared browser in a browser context of its own
 // (its own cookies), bounded by tabTimeout, closed when t ends.
-func newTab(t *testing.T, browser context.Context) context.Context {
+func newTab(t *testing.T, browser context.Context, opts ...chromedp.ContextOption) context.Context {
 	t.Helper()
-	tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	return newTabFor(t, browser, tabTimeout, opts...)
+}
+
+// newTabFor is newTab with its own time bound and context options (a
+// listener for the tab's events).
+func newTabFor(t *testing.T, browser context.Context, timeout time.Duration, opts ...chromedp.ContextOption) context.Context {
+	t.Helper()
+	tab, cancelTab := chromedp.NewContext(browser, append([]chromedp.ContextOption{chromedp.WithNewBrowserContext()}, opts...)...)
 	t.Cleanup(cancelTab)
 	if err := chromedp.Do(tab); err != nil { // opens the tab without tying it to the timeout
 		t.Fatalf("open tab: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(tab, tabTimeout)
+	ctx, cancel := context.WithTimeout(tab, timeout)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -26,7 +26,8 @@ var shotViewports = []shotViewport{
 }
 
 // saveScreenshots writes full-page PNGs of the seed run's report (English
-// and Japanese, desktop and phone), the phone grid scrolled sideways, and
+// and Japanese, desktop and phone), the phone grid scrolled sideways and
+// with a cell's reason open, and
 // the upload form with an error, into dir, and logs layout facts a reader
 // would notice (sideways overflow, the weakest cell contrast). The PNGs are
 // for people to look at; they are not compared.
@@ -48,6 +49,10 @@ func saveScreenshots(t *testing.T, browser context.Context, s *site, dir string)
 				cdpRun(t, tab, "scroll the grid", chromedp.Evaluate[chromedp.Void](
 					`document.querySelector('#decode .scroll').scrollLeft = 10000`))
 				saveShot(t, dir, fmt.Sprintf("grid-scrolled-%s-%s.png", lang, vp.name),
+					cdpRun(t, tab, "grid screenshot", chromedp.Screenshot(chromedp.CSS("#decode"))))
+				// A cell's reason, opened as a reader taps its label.
+				cdpDo(t, tab, "open a reason", chromedp.Click(chromedp.CSS(`#decode td[data-status="over_capacity"] summary`)))
+				saveShot(t, dir, fmt.Sprintf("grid-reason-%s-%s.png", lang, vp.name),
 					cdpRun(t, tab, "grid screenshot", chromedp.Screenshot(chromedp.CSS("#decode"))))
 			}
 		}

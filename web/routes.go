@@ -16,11 +16,14 @@ import (
 // JSON (s.api).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, s.accessLog, securityHeaders)
+	// GetHead answers HEAD with the GET handler (the server drops the
+	// body), so link checkers and monitors get the page's status, not 405.
+	r.Use(middleware.Recoverer, s.accessLog, securityHeaders, middleware.GetHead)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Handle("/static/*", staticFiles())
+	r.Get("/favicon.ico", favicon) // for clients that ask the root, not the page's <link rel=icon>
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.language)

@@ -29,18 +29,28 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l := i18n.FromContext(ctx)
-	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + l.Lang() + "-" + s.version + `"`
+	// The address without ?lang= is the x-default page and names itself as
+	// canonical (templates.NewBase), so it is a page of its own here.
+	page := &url.URL{Path: r.URL.Path}
+	variant := l.Lang()
+	if r.URL.Query().Has("lang") {
+		page.RawQuery = "lang=" + url.QueryEscape(l.Lang())
+	} else {
+		variant += "-default"
+	}
+	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + variant + "-" + s.version + `"`
 	w.Header().Set("Cache-Control", "no-cache")
 	if notModified(w, r, etag) {
 		return nil
 	}
 	// The cached page is the same for every reader of this language: its
-	// links are built from the bare path (no stray query parameters) and the
+	// links are built from the path and ?lang= alone (no stray query
+	// parameters) and the
 	// origin is part of the key, so a forged Host cannot poison it.
 	origin := s.origin(r)
 	key := etag + " " + origin
-	if page, ok := s.pages.get(key); ok {
-		return page.write(w, r)
+	if cached, ok := s.pages.get(key); ok {
+		return cached.write(w, r)
 	}
 	run, err := s.store.GetRun(ctx, id)
 	if err != nil {
@@ -48,15 +58,15 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	view := report.Build(run, l)
 	var buf bytes.Buffer
-	b := templates.NewBase(l, origin, &url.URL{Path: r.URL.Path}, view.Title, view.Description)
+	b := templates.NewBase(l, origin, page, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
 	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanel(run, l, origin)).Render(ctx, &buf); err != nil {
 		return err
 	}
-	page, err := newCachedPage(key, buf.Bytes())
+	cached, err := newCachedPage(key, buf.Bytes())
 	if err != nil {
 		return err
 	}
-	s.pages.put(page.key, page)
-	return page.write(w, r)
+	s.pages.put(cached.key, cached)
+	return cached.write(w, r)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -72,7 +73,8 @@ var (
 
 // runImage serves an SVG rendering of a run (grid.svg, badge.svg). They are
 // meant for other sites' pages, so caches may keep them for an hour and
-// then revalidate.
+// then revalidate; an address naming the run's current revision (?v=, as
+// the report's own badge does) is kept for good.
 func (s *Server) runImage(render svgImage) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
@@ -84,7 +86,16 @@ func (s *Server) runImage(render svgImage) handlerFunc {
 		if err := render(&buf, rn, i18n.FromContext(r.Context())); err != nil {
 			return err
 		}
-		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Header().Set("Cache-Control", imageCache(r, rn))
 		return writeBody(w, "image/svg+xml; charset=utf-8", buf.Bytes())
 	}
+}
+
+// imageCache is the Cache-Control of a run's image: a year when the address
+// pins the revision it shows, an hour otherwise.
+func imageCache(r *http.Request, rn *run.Run) string {
+	if v := r.URL.Query().Get("v"); v != "" && v == strconv.FormatInt(rn.Revision, 10) {
+		return "public, max-age=31536000, immutable"
+	}
+	return "public, max-age=3600"
 }

@@ -24,7 +24,7 @@ func (s *Server) runEmbed(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := i18n.FromContext(r.Context())
 	v := report.Build(rn, l)
-	b := templates.NewBase(l, s.origin(r), &url.URL{Path: paths.Run(id)}, l.T("share.embed_title", map[string]any{"Title": v.Title}), "")
+	b := templates.NewBase(l, s.origin(r), &url.URL{Path: paths.Run(id), RawQuery: "lang=" + url.QueryEscape(l.Lang())}, l.T("share.embed_title", map[string]any{"Title": v.Title}), "")
 	h := w.Header()
 	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"),
 		"frame-ancestors 'none'", "frame-ancestors *", 1))

@@ -73,5 +73,11 @@ func isField(name string) bool {
 func (s *Server) renderUpload(w http.ResponseWriter, r *http.Request, status int, form templates.UploadForm) error {
 	l := i18n.FromContext(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, status, templates.UploadPage(s.base(r, l.T("upload.title", nil), l.T("upload.intro", nil)), form))
+	// A refused upload says so in the title: it is the first thing a
+	// screen reader reads of the page that comes back.
+	title := l.T("upload.title", nil)
+	if form.Refused() {
+		title = l.T("upload.title_refused", nil)
+	}
+	return render(w, r, status, templates.UploadPage(s.base(r, title, l.T("upload.intro", nil)), form))
 }

@@ -48,7 +48,9 @@ func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Gri
 	ctxs, concs := Axes(r)
 	g := Grid{Max: maxValidTPS(r)}
 	for _, c := range concs {
-		g.Columns = append(g.Columns, Column{Concurrency: c, Label: l.Int(int64(c))})
+		label := l.Int(int64(c))
+		g.Columns = append(g.Columns, Column{Concurrency: c, Label: label,
+			Spoken: l.T("run.grid.column_spoken", map[string]any{"N": label})})
 	}
 	type key struct{ ctx, conc int }
 	byKey := make(map[key]*run.DecodeCell, len(r.Decode))
@@ -56,7 +58,8 @@ func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Gri
 		byKey[key{r.Decode[i].Context, r.Decode[i].Concurrency}] = &r.Decode[i]
 	}
 	for _, ctx := range ctxs {
-		row := GridRow{ContextTokens: ctx, Label: ContextLabel(ctx)}
+		row := GridRow{ContextTokens: ctx, Label: ContextLabel(ctx),
+			Spoken: l.T("run.prefill.context", map[string]any{"Context": ContextLabel(ctx)})}
 		for _, conc := range concs {
 			c, ok := byKey[key{ctx, conc}]
 			if !ok {

@@ -127,13 +127,19 @@ type Grid struct {
 type Column struct {
 	Concurrency int
 	Label       string
+	// Spoken names the column with its dimension ("2 requests at once"),
+	// for screen readers, which would otherwise announce a bare "2".
+	Spoken string
 }
 
 // GridRow is one context length.
 type GridRow struct {
 	ContextTokens int
 	Label, Sent   string
-	Cells         []Cell
+	// Spoken names the row with its dimension ("Context 16K"), for screen
+	// readers; Sent follows it when the row sent a trimmed context.
+	Spoken string
+	Cells  []Cell
 }
 
 // Cell is one grid cell. Status is always told in text: StatusLabel is set

@@ -24,16 +24,34 @@ func BadgeText(r *run.Run, l *i18n.Localizer) string {
 	return l.T("unit.tok_s", map[string]any{"V": report.FormatTPSShort(l, v)}) + l.T("common.dot_sep", nil) + hw
 }
 
+// badgePad is the space either side of each half's text.
+const badgePad = 6.0
+
+// BadgeHeight is the badge's height in pixels.
+const BadgeHeight = 20
+
+// badgeWidths are the widths of the label's and the message's text at the
+// badge's 11 px.
+func badgeWidths(label, msg string) (lw, mw float64) {
+	const size = 11.0
+	return math.Ceil(textWidth(label, size, false)), math.Ceil(textWidth(msg, size, false))
+}
+
+// BadgeWidth is the width Badge draws for r in l's language, so a page can
+// size the image before it loads (no layout shift).
+func BadgeWidth(r *run.Run, l *i18n.Localizer) int {
+	lw, mw := badgeWidths(l.T("site.name", nil), BadgeText(r, l))
+	return int(lw + mw + 4*badgePad)
+}
+
 // Badge writes a small shields-style SVG badge: the site's name on grey,
 // BadgeText on the colour scale's middle. Widths come from the Go font's
 // metrics and textLength pins the text to them, so the badge looks the
 // same whatever font the reader has.
 func Badge(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	label, msg := l.T("site.name", nil), BadgeText(r, l)
-	const size, pad = 11.0, 6.0
-	lw := math.Ceil(textWidth(label, size, false))
-	mw := math.Ceil(textWidth(msg, size, false))
-	left, right := lw+2*pad, mw+2*pad
+	lw, mw := badgeWidths(label, msg)
+	left, right := lw+2*badgePad, mw+2*badgePad
 	total := left + right
 	bg, fg := report.Colour(0.45, 1)
 	_, err := fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%[1]g" height="20" viewBox="0 0 %[1]g 20" role="img" aria-label="%[2]s">`+

@@ -3,6 +3,7 @@ package share
 import (
 	"bytes"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
@@ -19,6 +20,8 @@ type Panel struct {
 	Markdown, BBCode, Text, Embed, BadgeMarkdown string
 	CSVURL, MarkdownURL, TextURL, BBCodeURL      string
 	GridURL, CardURL, BadgeURL                   string
+	// BadgeWidth sizes the badge's image on the page.
+	BadgeWidth int
 }
 
 // NewPanel is the Share panel of r for a reader of l's language. origin is
@@ -41,7 +44,10 @@ func NewPanel(r *run.Run, l *i18n.Localizer, origin string) *Panel {
 		CSVURL:        paths.RunFile(r.ID, ".csv"), MarkdownURL: paths.RunFile(r.ID, ".md"),
 		TextURL: paths.RunFile(r.ID, ".txt"), BBCodeURL: paths.RunFile(r.ID, ".bbcode"),
 		GridURL: paths.RunFile(r.ID, "/grid.svg"), CardURL: paths.RunFile(r.ID, "/card.png"),
-		BadgeURL: paths.RunFile(r.ID, "/badge.svg"),
+		// The page's own badge names the run's revision: such an address
+		// never changes content, so browsers may keep it (runImage).
+		BadgeURL:   paths.RunFile(r.ID, "/badge.svg") + lang + "&v=" + strconv.FormatInt(r.Revision, 10),
+		BadgeWidth: BadgeWidth(r, l),
 	}
 }
 

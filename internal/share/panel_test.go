@@ -21,7 +21,7 @@ func TestPanel(t *testing.T) {
 		"bbcode":    {p.BBCodeURL, "/runs/k3x9q2mabc.bbcode"},
 		"grid":      {p.GridURL, "/runs/k3x9q2mabc/grid.svg"},
 		"card":      {p.CardURL, "/runs/k3x9q2mabc/card.png"},
-		"badge":     {p.BadgeURL, "/runs/k3x9q2mabc/badge.svg"},
+		"badge":     {p.BadgeURL, "/runs/k3x9q2mabc/badge.svg?lang=ja&v=0"},
 	} {
 		if c[0] != c[1] {
 			t.Errorf("%s = %q, want %q", name, c[0], c[1])
