@@ -28,10 +28,15 @@ var otherTools = []struct {
 // refuseOther answers a document that is JSON but not a format we read.
 func refuseOther(first json.RawMessage, more bool) error {
 	var top map[string]json.RawMessage
+	kind := "object"
 	if json.Unmarshal(first, &top) != nil {
-		var list []map[string]json.RawMessage
-		if json.Unmarshal(first, &list) == nil && len(list) > 0 {
-			top = list[0]
+		kind = "value"
+		var list []json.RawMessage
+		if json.Unmarshal(first, &list) == nil {
+			kind = "array"
+			if len(list) > 0 {
+				_ = json.Unmarshal(list[0], &top) // keys of a first item that is an object
+			}
 		}
 	}
 	keys := make([]string, 0, len(top))
@@ -47,7 +52,7 @@ func refuseOther(first json.RawMessage, more bool) error {
 	if len(keys) > 8 {
 		keys = keys[:8]
 	}
-	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Keys": strings.Join(keys, ", "), "Lines": more})
+	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Kind": kind, "Keys": strings.Join(keys, ", "), "Lines": more})
 }
 
 func allIn(keys []string, top map[string]json.RawMessage) bool {

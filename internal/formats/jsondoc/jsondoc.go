@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -64,6 +65,10 @@ func CheckUTF8(data []byte) error {
 	return problem.New(problem.Malformed, PathAt(data, int64(off)), "problem.utf8", map[string]any{"Offset": off})
 }
 
+// maxDepth is encoding/json's nesting limit, which refuses deeper
+// documents before anything is read into memory.
+const maxDepth = 10000
+
 func syntaxProblem(data []byte, syn *json.SyntaxError) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return problem.New(problem.Malformed, "$", "problem.empty", nil)
@@ -80,6 +85,11 @@ func syntaxProblem(data []byte, syn *json.SyntaxError) error {
 		if bytes.HasPrefix(rest, []byte(tok)) {
 			return problem.New(problem.Invalid, PathAt(data, off), "problem.nonfinite", map[string]any{"Value": tok})
 		}
+	}
+	if strings.HasSuffix(syn.Error(), "exceeded max depth") {
+		// encoding/json's own nesting limit; its words name neither the
+		// limit nor what a result file looks like.
+		return problem.New(problem.Malformed, PathAt(data, off), "problem.too_deep", map[string]any{"Max": maxDepth})
 	}
 	return problem.New(problem.Malformed, PathAt(data, off), "problem.syntax",
 		map[string]any{"Offset": off, "Detail": syn.Error()})
