@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -28,16 +29,21 @@ var otherTools = []struct {
 // refuseOther answers a document that is JSON but not a format we read.
 func refuseOther(first json.RawMessage, more bool) error {
 	var top map[string]json.RawMessage
-	kind := "object"
-	if json.Unmarshal(first, &top) != nil {
-		kind = "value"
+	// Told by the first byte: null unmarshals into a map and a slice alike.
+	kind := ""
+	if t := bytes.TrimSpace(first); len(t) > 0 {
+		kind = map[byte]string{'{': "object", '[': "array"}[t[0]]
+	}
+	switch kind {
+	case "object":
+		_ = json.Unmarshal(first, &top)
+	case "array":
 		var list []json.RawMessage
-		if json.Unmarshal(first, &list) == nil {
-			kind = "array"
-			if len(list) > 0 {
-				_ = json.Unmarshal(list[0], &top) // keys of a first item that is an object
-			}
+		if json.Unmarshal(first, &list) == nil && len(list) > 0 {
+			_ = json.Unmarshal(list[0], &top) // keys of a first item that is an object
 		}
+	default:
+		kind = "value"
 	}
 	keys := make([]string, 0, len(top))
 	for k := range top {
