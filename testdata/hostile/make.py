@@ -71,6 +71,7 @@ w("number_nan.json", BASE.replace(b'"aggregate_tps": ', b'"aggregate_tps": NaN, 
 w("number_huge_concurrency.json", first("concurrency", 10**30))
 w("type_concurrency_string.json", first("concurrency", "1"))
 w("type_results_object.json", doc(lambda d: d.__setitem__("results", {"0": d["results"][0]})))
+w("duplicate_keys.json", BASE.replace(b'"aggregate_tps": ', b'"aggregate_tps": 1, "aggregate_tps": ', 1))
 # Text fields.
 w("text_nul_escaped.json", model("Qwen\u0000Qwen3"))
 w("text_control_chars.json", model("Qwen\u0007\u001b[31mred\u0008"))
