@@ -1,16 +1,24 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"mime"
 	"net/http"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 )
 
 // runSource is GET /runs/{id}/source: the document the run came from, byte for
 // byte, so any number on the site can be traced to the field it came from.
+// An archive (a many-file run) is served rebuilt by archive.Safe, as a zip
+// of its regular files under their base names: the same files, nothing
+// that unpacks outside its folder or links elsewhere.
 func (s *Server) runSource(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "id")
 	if !validID(id) {
@@ -20,23 +28,28 @@ func (s *Server) runSource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// A many-file run's source is the zip or tar of its files.
-	ct, ext := src.ContentType, ".json"
-	switch ct {
-	case "":
+	ct, ext, etag := src.ContentType, ".json", src.SHA256
+	if ct == "" {
 		ct = "application/json"
-	case "application/zip":
-		ext = ".zip"
-	case "application/x-tar":
-		ext = ".tar"
 	}
 	name := path.Base(src.Filename)
 	if name == "" || name == "." || name == "/" {
-		name = "speedmatrix-" + id + ext
+		name = "speedmatrix-" + id
+		if !archive.IsArchiveType(ct) {
+			name += ext
+		}
+	}
+	if archive.IsArchiveType(ct) {
+		if body, err = archive.Safe(body); err != nil {
+			return err // it was read at upload: a stored archive that no longer reads is a bug
+		}
+		sum := sha256.Sum256(body)
+		ct, etag = "application/zip", hex.EncodeToString(sum[:])
+		name = zipName(name)
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	if notModified(w, r, `"`+src.SHA256+`"`) {
+	if notModified(w, r, `"`+etag+`"`) {
 		return nil
 	}
 	h.Set("Content-Type", ct)
@@ -44,4 +57,15 @@ func (s *Server) runSource(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	_, err = w.Write(body)
 	return err
+}
+
+// zipName is an archive's file name with the extension of the zip served
+// in its place: "sweep.tar.gz" → "sweep.zip".
+func zipName(name string) string {
+	for _, ext := range []string{".tar.gz", ".tgz", ".tar", ".zip"} {
+		if strings.HasSuffix(name, ext) {
+			return strings.TrimSuffix(name, ext) + ".zip"
+		}
+	}
+	return name + ".zip"
 }

@@ -19,8 +19,9 @@ import (
 // is only the HTTP side: the body's cap, the media type and the encoding.
 // The fields come back even with an error, so a form can show them again.
 func readUpload(w http.ResponseWriter, r *http.Request) (ingest.Upload, error) {
-	// Room for the document plus the metadata fields around it.
-	body := capped{http.MaxBytesReader(w, r.Body, ingest.MaxBodyBytes+1<<20)}
+	// ingest counts the files and fields against MaxBodyBytes; the body
+	// may add only the multipart framing (boundaries, part headers).
+	body := capped{http.MaxBytesReader(w, r.Body, ingest.MaxBodyBytes+multipartFraming)}
 	mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil {
 		return ingest.Upload{}, problem.New(problem.Unsupported, "Content-Type", "problem.media_type", map[string]any{"Type": r.Header.Get("Content-Type")})
@@ -42,6 +43,10 @@ func readUpload(w http.ResponseWriter, r *http.Request) (ingest.Upload, error) {
 		return ingest.Upload{}, problem.New(problem.Unsupported, "Content-Type", "problem.media_type", map[string]any{"Type": mediaType})
 	}
 }
+
+// multipartFraming is room for a form's boundaries and part headers beyond
+// the 16 MiB of its files and fields: a few hundred bytes per part.
+const multipartFraming = 64 << 10
 
 func gzipped(encoding string) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(encoding)) {

@@ -26,7 +26,7 @@ func ItemHardware(it *store.RunItem) run.Hardware {
 
 // ItemTitle names a listed run as its report page names it.
 func ItemTitle(l *i18n.Localizer, it *store.RunItem) string {
-	return report.TitleOf(run.Model{ID: it.ModelID}, ItemHardware(it), l)
+	return report.TitleOf(run.Model{ID: it.ModelID, ServedName: it.ModelServedName}, ItemHardware(it), l)
 }
 
 // Runs describes runs for a list (/runs, home, entity pages), each named

@@ -48,6 +48,9 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.CheckUTF8(data); err != nil {
 		return nil, err
 	}
+	if err := jsondoc.CheckShape(data); err != nil {
+		return nil, err
+	}
 	first, more := firstValue(data)
 	var top map[string]json.RawMessage
 	if first != nil && !more && json.Unmarshal(first, &top) == nil {

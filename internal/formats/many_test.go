@@ -183,7 +183,7 @@ func fmtAny(v any) string {
 func TestSweepRateDrivenFile(t *testing.T) {
 	files := formatstest.VLLMSweep(t, llama, []int{1000}, []int{1, 2})
 	rate := bytes.Replace(files[1].Data, []byte(`"max_concurrency":2`), []byte(`"request_rate":10`), 1)
-	rate = bytes.Replace(rate, []byte(`"request_rate":"inf"`), []byte(`"burstiness":1`), 1)
+	rate = bytes.Replace(rate, []byte(`"request_rate":"inf"`), []byte(`"replaced_rate":"inf"`), 1) // one request_rate, no duplicate key
 	files = append(files, archive.File{Name: "rate.json", Data: rate})
 	p, err := formats.Parse(archive.Build(files))
 	if err != nil || len(p.Decode) != 2 || !slices.Contains(p.Notes, "rate_rows_skipped") {

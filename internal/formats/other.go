@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -28,11 +29,21 @@ var otherTools = []struct {
 // refuseOther answers a document that is JSON but not a format we read.
 func refuseOther(first json.RawMessage, more bool) error {
 	var top map[string]json.RawMessage
-	if json.Unmarshal(first, &top) != nil {
-		var list []map[string]json.RawMessage
+	// Told by the first byte: null unmarshals into a map and a slice alike.
+	kind := ""
+	if t := bytes.TrimSpace(first); len(t) > 0 {
+		kind = map[byte]string{'{': "object", '[': "array"}[t[0]]
+	}
+	switch kind {
+	case "object":
+		_ = json.Unmarshal(first, &top)
+	case "array":
+		var list []json.RawMessage
 		if json.Unmarshal(first, &list) == nil && len(list) > 0 {
-			top = list[0]
+			_ = json.Unmarshal(list[0], &top) // keys of a first item that is an object
 		}
+	default:
+		kind = "value"
 	}
 	keys := make([]string, 0, len(top))
 	for k := range top {
@@ -47,7 +58,7 @@ func refuseOther(first json.RawMessage, more bool) error {
 	if len(keys) > 8 {
 		keys = keys[:8]
 	}
-	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Keys": strings.Join(keys, ", "), "Lines": more})
+	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Kind": kind, "Keys": strings.Join(keys, ", "), "Lines": more})
 }
 
 func allIn(keys []string, top map[string]json.RawMessage) bool {

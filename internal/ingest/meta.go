@@ -13,8 +13,8 @@ import (
 // multipart field of the API, a key of the CLI's --meta file.
 type MetaField struct {
 	Name string
-	// Kind says how the value is read: "text", "int", "number", "enum",
-	// "long" (multi-line text).
+	// Kind says how the value is read: "text", "int", "number", "enum"
+	// (one of the values in enums, enum.go), "long" (multi-line text).
 	Kind string
 	// Max is the longest text, or the largest number, accepted.
 	Max float64
@@ -85,14 +85,13 @@ func (m *Meta) set(f MetaField, v string) *fieldError {
 		}
 		setNumber(m, f.Name, x)
 	case "enum":
-		t := run.HardwareType(v)
-		for _, ok := range run.HardwareTypes {
-			if t == ok {
-				m.Hardware.Type = t
-				return nil
-			}
+		e := enums[f.Name]
+		token, ok := e.lookup(f.Name, v)
+		if !ok {
+			return &fieldError{"problem.field_enum", map[string]any{"Value": v, "Options": e.accepted()}}
 		}
-		return &fieldError{"problem.field_enum", map[string]any{"Value": v}}
+		m.Hardware.Type = run.HardwareType(token) // hardware_type is the one enum
+
 	default:
 		*textField(m, f.Name) = v
 	}

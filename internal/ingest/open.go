@@ -48,11 +48,12 @@ func Open(parts ...Part) ([]archive.File, error) {
 
 // OpenMultipart reads a multipart form: every part named "file" is a file
 // of the upload (a file input left empty is skipped), every other part a
-// metadata field of at most MaxFieldBytes, as typed. Files come back in the
-// order they arrived. No file at all is refused under the name "file", with
+// metadata field of at most MaxFieldBytes, as typed. The parts together,
+// as sent, stay within MaxBodyBytes: the cap is per upload, not per file.
+// Files come back in the order they arrived. No file at all is refused under the name "file", with
 // the fields, so a form can show what the user typed.
 func OpenMultipart(mr *multipart.Reader) (files []archive.File, fields map[string]string, err error) {
-	var o opener
+	o := opener{sentCap: MaxBodyBytes}
 	fields = map[string]string{}
 	for {
 		part, err := mr.NextPart()
@@ -82,6 +83,9 @@ func OpenMultipart(mr *multipart.Reader) (files []archive.File, fields map[strin
 		if len(v) > MaxFieldBytes {
 			return nil, fields, problem.New(problem.Invalid, name, "problem.field_long", map[string]any{"Max": MaxFieldBytes})
 		}
+		if err := o.count(len(v)); err != nil {
+			return nil, fields, err
+		}
 		fields[name] = string(v)
 	}
 	if len(o.files) == 0 {
@@ -93,6 +97,8 @@ func OpenMultipart(mr *multipart.Reader) (files []archive.File, fields map[strin
 // opener gathers the files of one upload within the limits.
 type opener struct {
 	files    []archive.File
+	sent     int // bytes as received, every file and field together
+	sentCap  int // the most sent may reach; 0: no cap beyond each file's
 	inflated int
 }
 
@@ -101,6 +107,9 @@ type opener struct {
 func (o *opener) add(p Part, skipEmpty bool) error {
 	data, err := readLimited(p.Body)
 	if err != nil {
+		return err
+	}
+	if err := o.count(len(data)); err != nil {
 		return err
 	}
 	if p.Gzipped || archive.Detect(data) == archive.Gzip {
@@ -117,6 +126,14 @@ func (o *opener) add(p Part, skipEmpty bool) error {
 		return problem.New(problem.TooLarge, "file", "problem.formats.archive_total_large", map[string]any{"MaxMiB": archive.MaxTotalBytes >> 20})
 	}
 	o.files = append(o.files, archive.File{Name: p.Name, Data: data})
+	return nil
+}
+
+// count adds n bytes received to the upload's total, refused past sentCap.
+func (o *opener) count(n int) error {
+	if o.sent += n; o.sentCap > 0 && o.sent > o.sentCap {
+		return tooLarge()
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -48,6 +49,9 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		v.TTFTNote = l.T("run.note.ttft", nil)
 	}
 	v.ToolDocs = ToolDocsURL(r.SourceFormat)
+	if archive.IsArchiveType(r.Source.ContentType) {
+		v.SourceNote = l.T("run.download.archive_rebuilt", map[string]any{"SHA256": r.Source.SHA256})
+	}
 	v.Caveats = Caveats(r, l)
 	v.Description = l.T("run.description", map[string]any{"Title": v.Title, "Summary": v.Summary})
 	return v

@@ -49,7 +49,10 @@ type View struct {
 	// TableNote is "Latencies are medians. …".
 	TableNote string
 	SourceURL string
-	JSONURL   string
+	// SourceNote says an archive source is served rebuilt (archive.Safe),
+	// naming the uploaded bytes' SHA-256 the run keeps; "" for a file.
+	SourceNote string
+	JSONURL    string
 	// Demo marks a synthetic run (speedmatrix demo): the page says so.
 	Demo bool
 	// ToolDocs links to how another tool's fields became these numbers.

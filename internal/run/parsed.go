@@ -38,6 +38,10 @@ type Measurement struct {
 	Context         int
 	MeasuredContext int
 	Concurrency     int
+	// PeakActive is the most requests the client had in flight at once,
+	// when the tool recorded it (vLLM's and SGLang's
+	// max_concurrent_requests); the status rules prefer it to the mean.
+	PeakActive *int64
 	Metrics
 	Signals
 }

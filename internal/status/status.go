@@ -1,5 +1,5 @@
 // Package status decides the status of every decode cell and prefill row of a
-// run: rules v1, first match wins (each rule is written out below). It is the only
+// run: rules v2, first match wins (each rule is written out below). It is the only
 // place a status is decided; the page, the API and the exports read what it
 // returns.
 package status
@@ -14,7 +14,7 @@ import (
 
 // RulesVersion names the rules implemented here. Stored runs carry it; when
 // it changes, every stored run is derived again from its source document.
-const RulesVersion = "v1"
+const RulesVersion = "v2"
 
 // queuedActiveRatio is the share of requested streams that must be running on
 // average for a cell to count as fully concurrent (rule 3).
@@ -125,6 +125,12 @@ func producedNoOutput(m *run.Measurement) bool {
 	return m.TotalTPS != nil && *m.TotalTPS == 0
 }
 
+// isQueued is rule 3: the source says requests waited (its own verdict, a
+// queue length or share), or fewer requests ran at once than the cap. "Ran
+// at once" is the peak in flight when the tool recorded one: the mean in
+// flight of a capped run sits below the cap by the ramp-up and the last
+// requests draining alone, however fast the server, so it is the measure
+// only when no peak is known (GuideLLM, early SGLang files).
 func isQueued(m *run.Measurement) bool {
 	if m.CapacityLimited {
 		return true
@@ -135,10 +141,16 @@ func isQueued(m *run.Measurement) bool {
 	if m.QueueFraction != nil && *m.QueueFraction > 0 {
 		return true
 	}
+	if m.PeakActive != nil {
+		return *m.PeakActive < int64(m.Concurrency)
+	}
 	return m.AvgActive != nil && *m.AvgActive < queuedActiveRatio*float64(m.Concurrency)
 }
 
 func queuedReason(m *run.Measurement) string {
+	if m.PeakActive != nil {
+		return fmt.Sprintf("at most %d of %d requests ran at once", *m.PeakActive, m.Concurrency)
+	}
 	if m.AvgActive != nil {
 		return fmt.Sprintf("%.2f of %d requests ran at once on average", *m.AvgActive, m.Concurrency)
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// TestRulesFirstMatchWins walks rules v1 with one cell per rule and the
+// TestRulesFirstMatchWins walks rules v2 with one cell per rule and the
 // cases where two rules compete.
 func TestRulesFirstMatchWins(t *testing.T) {
 	f, i := run.F, run.I
@@ -25,6 +25,8 @@ func TestRulesFirstMatchWins(t *testing.T) {
 		{"queue average", run.Measurement{Concurrency: 16, Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9)}, Signals: run.Signals{AvgQueue: f(0.1)}}, run.Queued, run.ReasonQueued},
 		{"queue fraction", run.Measurement{Concurrency: 16, Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9)}, Signals: run.Signals{QueueFraction: f(0.01)}}, run.Queued, run.ReasonQueued},
 		{"active below 95%", run.Measurement{Concurrency: 20, Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9), AvgActive: f(18.99)}}, run.Queued, run.ReasonQueued},
+		{"peak at the cap outranks a low mean", run.Measurement{Concurrency: 20, PeakActive: i(20), Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9), AvgActive: f(12)}}, run.Valid, ""},
+		{"peak under the cap", run.Measurement{Concurrency: 20, PeakActive: i(19), Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9), AvgActive: f(19.5)}}, run.Queued, run.ReasonQueued},
 		{"active at 95%", run.Measurement{Concurrency: 20, Metrics: run.Metrics{TotalTPS: f(9), OutputTokens: i(9), AvgActive: f(19)}}, run.Valid, ""},
 	}
 	for _, tt := range tests {

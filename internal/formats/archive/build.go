@@ -74,3 +74,22 @@ func baseName(name string) string {
 	}
 	return name
 }
+
+// Safe rebuilds an uploaded zip or tar for download: its regular files
+// only (Read leaves out links, directories and hidden files) under their
+// base names, as Build writes them. An archive's names and links are only
+// labels here, but whoever extracts the original download would follow
+// "../" names and symlinks; the run still keeps the uploaded bytes.
+func Safe(data []byte) ([]byte, error) {
+	files, err := Read(data)
+	if err != nil {
+		return nil, err
+	}
+	return Build(files), nil
+}
+
+// IsArchiveType reports the content types a run's source has when it is
+// an archive of result files (a .tar.gz is stored inflated, as a tar).
+func IsArchiveType(contentType string) bool {
+	return contentType == "application/zip" || contentType == "application/x-tar"
+}

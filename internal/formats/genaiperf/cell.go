@@ -122,14 +122,13 @@ func (p *parser) cell(conc int) (run.Measurement, bool) {
 		return m, true
 	}
 	m.TTFTms = p.ms("ttft", "p50")
+	if m.TTFTms != nil && !p.streamed() {
+		p.notes = append(p.notes, NoteTTFTIsLatency)
+	}
 	// Both tools' inter_token_latency excludes the first token and is per
 	// request: (latency − TTFT) / (output tokens − 1), vLLM's TPOT.
 	m.TBTms = p.ms("itl", "p50")
-	if b, at := p.get("per_user"); b != nil {
-		m.PerRequestTPS = p.c.Positive(at+".p50", b.P50)
-	} else if m.TBTms != nil {
-		m.PerRequestTPS = run.F(1000 / *m.TBTms)
-	}
+	m.PerRequestTPS = p.perRequest(m.TBTms)
 	if d := p.ms("duration", "avg"); d != nil {
 		m.MeasuredS = run.F(*d / 1000)
 	}
@@ -146,6 +145,26 @@ func (p *parser) cell(conc int) (run.Measurement, bool) {
 		}
 	}
 	return m, true
+}
+
+// perRequest is the decode speed one request saw: the tool's per-user
+// figure, else 1000 ÷ the ITL (tbt), else the older per-request throughput,
+// which includes the wait for the first token (noted).
+func (p *parser) perRequest(tbt *float64) *float64 {
+	if b, at := p.get("per_user"); b != nil {
+		return p.c.Positive(at+".p50", b.P50)
+	}
+	if tbt != nil {
+		return run.F(1000 / *tbt)
+	}
+	if b, at := p.get("per_request"); b != nil {
+		v := p.c.Positive(at+".p50", b.P50)
+		if v != nil {
+			p.notes = append(p.notes, sweep.NotePerRequestIncludesTTFT)
+		}
+		return v
+	}
+	return nil
 }
 
 // configuredPrompt is the requested mean prompt length, when the export

@@ -16,10 +16,12 @@ type block struct {
 }
 
 // metricNames maps what speedmatrix reads to the tags the tools use, newest
-// first: AIPerf's early artifact says ttft, GenAI-Perf before 2025 said
-// output_token_throughput_per_request (which includes the first token and is
-// therefore not read: per-request speed is derived from the ITL instead).
+// first: AIPerf's early artifact says ttft. GenAI-Perf before 2025 wrote
+// output_token_throughput_per_request, which divides by the whole request
+// (first token included): it is read only when no ITL gives a better
+// per-request speed, with a note.
 var metricNames = map[string][]string{
+	"per_request": {"output_token_throughput_per_request"},
 	"ttft":        {"time_to_first_token", "ttft"},
 	"itl":         {"inter_token_latency"},
 	"per_user":    {"output_token_throughput_per_user"},
@@ -44,6 +46,7 @@ type inputConfig struct {
 	SyntheticInput jsondoc.Num `json:"synthetic_input_tokens_mean"`
 	Backend        string      `json:"backend"`
 	ServiceKind    string      `json:"service_kind"`
+	Streaming      *bool       `json:"streaming"`
 	// GenAI-Perf, nested
 	ModelNames   []string `json:"model_names"`
 	PerfAnalyzer *struct {
@@ -75,6 +78,7 @@ type endpoint struct {
 	ModelNames  []string `json:"model_names"`
 	Backend     string   `json:"backend"`
 	ServiceKind string   `json:"service_kind"`
+	Streaming   *bool    `json:"streaming"`
 }
 
 // head is what is read besides the metric blocks.

@@ -26,6 +26,11 @@ const FormatAIPerf = "aiperf"
 // the numbers cover the part that ran.
 const NoteCancelled = "aiperf_cancelled"
 
+// NoteTTFTIsLatency marks a run without streaming: the first token arrives
+// with the whole answer, so the tool's "time to first token" is the
+// request's latency.
+const NoteTTFTIsLatency = "ttft_is_request_latency"
+
 // Detect reports whether a document's top-level object is a GenAI-Perf or
 // AIPerf export: an input_config beside {unit, avg} metric blocks (or
 // AIPerf's records), or AIPerf's own keys.
@@ -84,6 +89,7 @@ type parser struct {
 	blocks map[string]json.RawMessage
 	base   string
 	ic     inputConfig
+	notes  []string // caveats found while reading the cell
 }
 
 func (p *parser) parse(h *head, aiperf bool) *run.Parsed {
@@ -113,7 +119,17 @@ func (p *parser) parse(h *head, aiperf bool) *run.Parsed {
 		return nil
 	}
 	out.Decode = []run.Measurement{m}
+	out.Notes = append(out.Notes, p.notes...)
 	return out
+}
+
+// streamed reports whether the run streamed its answers; unsaid is taken
+// as streamed, both tools' usual mode for LLM profiling.
+func (p *parser) streamed() bool {
+	if s := p.endpoint().Streaming; s != nil {
+		return *s
+	}
+	return p.ic.Streaming == nil || *p.ic.Streaming
 }
 
 func (p *parser) endpoint() endpoint {

@@ -255,3 +255,24 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestNonStreaming: a GenAI-Perf run without --streaming has no
+// inter-token latency, and its "time to first token" is the whole request.
+// The per-request speed then comes from output_token_throughput_per_request,
+// and both caveats are on the page.
+func TestNonStreaming(t *testing.T) {
+	b, err := os.ReadFile("../../../testdata/regress/genai_perf_non_streaming.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, c := only(t, b)
+	near(t, "per-request tok/s", c.PerRequestTPS, 444.1575106746062)
+	for _, note := range []string{sweep.NotePerRequestIncludesTTFT, genaiperf.NoteTTFTIsLatency} {
+		if !slices.Contains(p.Notes, note) {
+			t.Errorf("notes %v lack %s", p.Notes, note)
+		}
+	}
+	if c.TBTms != nil {
+		t.Errorf("TBT = %v, want none", *c.TBTms)
+	}
+}

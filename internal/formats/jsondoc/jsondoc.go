@@ -19,6 +19,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -38,6 +40,10 @@ func Decode(data []byte, v any) error {
 	switch {
 	case errors.As(err, &syn):
 		return syntaxProblem(data, syn)
+	case errors.As(err, &typ) && strings.HasPrefix(typ.Value, "number ") && typ.Type.Kind() == reflect.Float64:
+		// A number too large for a float64 (1e400): its type is right.
+		return problem.New(problem.Invalid, typePath(data, typ), "problem.number_range",
+			map[string]any{"Value": strings.TrimPrefix(typ.Value, "number ")})
 	case errors.As(err, &typ):
 		return problem.New(problem.Invalid, typePath(data, typ), "problem.type",
 			map[string]any{"Want": jsonKind(typ.Type.Kind().String()), "Got": typ.Value})
@@ -50,6 +56,13 @@ func Decode(data []byte, v any) error {
 // encoding/json would silently replace such bytes, and the stored document
 // must be what the user sent.
 func CheckUTF8(data []byte) error {
+	switch {
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		// Refused rather than skipped: the stored document is what was sent.
+		return problem.New(problem.Malformed, "$", "problem.bom", nil)
+	case bytes.HasPrefix(data, []byte("\xff\xfe")), bytes.HasPrefix(data, []byte("\xfe\xff")):
+		return problem.New(problem.Malformed, "$", "problem.utf16", nil)
+	}
 	if utf8.Valid(data) {
 		return nil
 	}
@@ -63,6 +76,10 @@ func CheckUTF8(data []byte) error {
 	}
 	return problem.New(problem.Malformed, PathAt(data, int64(off)), "problem.utf8", map[string]any{"Offset": off})
 }
+
+// maxDepth is encoding/json's nesting limit, which refuses deeper
+// documents before anything is read into memory.
+const maxDepth = 10000
 
 func syntaxProblem(data []byte, syn *json.SyntaxError) error {
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -80,6 +97,11 @@ func syntaxProblem(data []byte, syn *json.SyntaxError) error {
 		if bytes.HasPrefix(rest, []byte(tok)) {
 			return problem.New(problem.Invalid, PathAt(data, off), "problem.nonfinite", map[string]any{"Value": tok})
 		}
+	}
+	if strings.HasSuffix(syn.Error(), "exceeded max depth") {
+		// encoding/json's own nesting limit; its words name neither the
+		// limit nor what a result file looks like.
+		return problem.New(problem.Malformed, PathAt(data, off), "problem.too_deep", map[string]any{"Max": maxDepth})
 	}
 	return problem.New(problem.Malformed, PathAt(data, off), "problem.syntax",
 		map[string]any{"Offset": off, "Detail": syn.Error()})

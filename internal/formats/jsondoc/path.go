@@ -66,11 +66,19 @@ func advance(stack []frame) {
 	}
 }
 
+// maxPathSteps bounds a rendered path: result files nest a few levels, and
+// a path into a hostile document nested thousands deep would be as long as
+// the document. Deeper steps are written as one "…".
+const maxPathSteps = 12
+
 func render(stack []frame) string {
 	var b strings.Builder
 	b.WriteString("$")
-	for _, f := range stack {
+	for i, f := range stack {
 		switch {
+		case i == maxPathSteps:
+			b.WriteString("…")
+			return b.String()
 		case f.array:
 			b.WriteString("[" + strconv.Itoa(f.index) + "]")
 		case !f.wantKey:

@@ -13,8 +13,19 @@ import (
 
 // perTest are the keys that describe one test rather than the setup; every
 // other key must be the same in every test of a run.
-var perTest = []string{"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns",
-	"avg_ts", "stddev_ts", "samples_ns", "samples_ts"}
+var perTest = []string{"n_prompt", "n_gen", "n_depth", "test_time"}
+
+// perTestPrefixes mark measurements of one test: upstream writes avg_ns,
+// stddev_ts, samples_ns …, and forks add their own (avg_ttft_ms, avg_itl_ms),
+// which must not read as a second setup.
+var perTestPrefixes = []string{"avg_", "stddev_", "samples_"}
+
+func isPerTest(key string) bool {
+	if slices.Contains(perTest, key) {
+		return true
+	}
+	return slices.ContainsFunc(perTestPrefixes, func(p string) bool { return strings.HasPrefix(key, p) })
+}
 
 // sameSetup refuses a test whose setup (model, layers, threads, flash
 // attention, batch sizes, KV types …) differs from the first test's: one
@@ -30,7 +41,7 @@ func (p *parser) sameSetup(o *jsondoc.Object) bool {
 	}
 	slices.Sort(keys)
 	for _, k := range slices.Compact(keys) {
-		if slices.Contains(perTest, k) || equalJSON(a[k], b[k]) {
+		if isPerTest(k) || equalJSON(a[k], b[k]) {
 			continue
 		}
 		o.Problem(k, "problem.formats.llamabench_setups", map[string]any{

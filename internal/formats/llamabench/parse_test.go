@@ -200,3 +200,17 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestForkPerTestKeys reads a fork's file whose tests carry extra avg_*,
+// stddev_* and samples_* keys with per-test values: those describe the
+// test, not the setup, so the file is one run.
+func TestForkPerTestKeys(t *testing.T) {
+	b, err := os.ReadFile("../../../testdata/regress/llama_bench_fork_extra_keys.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cells, rows := parse(t, b)
+	if len(cells) != 1 || len(rows) != 1 {
+		t.Fatalf("got %d decode cells and %d prefill rows, want 1 and 1", len(cells), len(rows))
+	}
+}

@@ -75,9 +75,7 @@ func record(r *sweep.Records, o *jsondoc.Object) (run.Measurement, bool) {
 	if v := o.Measure("concurrency"); v != nil && *v > 0 {
 		m.AvgActive = v
 	}
-	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < *c {
-		m.CapacityLimited = true
-	}
+	m.PeakActive = o.Count("max_concurrent_requests") // queued when under the cap
 	if m.Completed != nil && *m.Completed == 0 {
 		// bench_serving counts only successes; every request it sent failed.
 		m.Failed = true

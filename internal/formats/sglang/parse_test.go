@@ -114,14 +114,17 @@ func TestEarlyKeysWithCapAndSharegpt(t *testing.T) {
 // "trace" is a rate, not a type error.
 func TestQueuedNaNAndTrace(t *testing.T) {
 	line := latest(t)
+	// Without a recorded peak (files before late 2025) the mean in flight
+	// decides.
 	queued := strings.Replace(strings.Replace(line, `"concurrency": 63.6`, `"concurrency": 40.2`, 1), `"median_itl_ms": 12.71`, `"median_itl_ms": NaN`, 1)
+	queued = strings.Replace(queued, `, "max_concurrent_requests": 64}`, `}`, 1)
 	trace := strings.Replace(strings.Replace(line, `"request_rate": Infinity`, `"request_rate": "trace"`, 1), `"max_concurrency": 64`, `"max_concurrency": 128`, 1)
 	p, got := cells(t, []byte(queued+"\n"+trace))
 	c := got["2048×64"]
 	if c.Status != run.Queued || c.TBTms == nil || *c.TBTms != 14.79 {
 		t.Errorf("2048×64 = %s, TBT %v (want TPOT 14.79 for a NaN ITL)", c.Status, c.TBTms)
 	}
-	if got["2048×128"].Status != run.Queued || !got["2048×128"].Signals.CapacityLimited {
+	if got["2048×128"].Status != run.Queued || got["2048×128"].Reason != "at most 64 of 128 requests ran at once" {
 		t.Errorf("2048×128 = %+v", got["2048×128"])
 	}
 	if len(p.Notes) != 1 || p.Notes[0] != sweep.NoteTBTIsTPOT {
@@ -155,5 +158,23 @@ func TestRefusals(t *testing.T) {
 				t.Fatalf("Parse = %v, want %s at %s", err, tt.key, tt.path)
 			}
 		})
+	}
+}
+
+// TestQueuedFromPeak: the client reached its cap (max_concurrent_requests =
+// max_concurrency) while the mean in flight was far below it, as ramp-up
+// and the last requests draining alone make it: not queued. A run whose
+// peak stayed under the cap is queued, as in vLLM.
+func TestQueuedFromPeak(t *testing.T) {
+	b, err := os.ReadFile("../../../testdata/regress/sglang_peak_at_cap_low_mean.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got := cells(t, b)
+	if c := got["2048×64"]; c.Status != run.Valid {
+		t.Errorf("peak at the cap, mean 52 of 64: %s (%s)", c.Status, c.Reason)
+	}
+	if c := got["2048×128"]; c.Status != run.Queued {
+		t.Errorf("peak 64 under a cap of 128: %s", c.Status)
 	}
 }

@@ -55,12 +55,14 @@ func MeanPrompt(o *jsondoc.Object, completed *int64, fallback float64) float64 {
 // RateDriven records that a record was driven by a request rate with no cap
 // on concurrent requests, so it has no concurrency to place in the grid;
 // the message says what to run instead (hint: the tool's command line).
+// A rate that is infinite (every request sent at once, how many not
+// recorded) or absent is worded as such, never as a number.
 func RateDriven(probs *problem.List, at, tool string, rate *float64, hint string) {
-	r := "?"
-	if rate != nil && !math.IsInf(*rate, 0) {
+	r, infinite := "", rate != nil && math.IsInf(*rate, 0)
+	if rate != nil && !infinite {
 		r = strconv.FormatFloat(*rate, 'g', 4, 64)
 	}
-	probs.Add(at, "problem.formats.rate_driven", map[string]any{"Tool": tool, "Rate": r, "Hint": hint})
+	probs.Add(at, "problem.formats.rate_driven", map[string]any{"Tool": tool, "Rate": r, "Infinite": infinite, "Hint": hint})
 }
 
 // MixedModels records a record that measured another model than the first.

@@ -60,9 +60,7 @@ func record(r *sweep.Records, o *jsondoc.Object) (run.Measurement, bool) {
 	m.Concurrency = conc
 	m.Metrics = r.ServingMetrics(o)
 	m.Context, m.MeasuredContext = sweep.Place(sweep.MeanPrompt(o, m.Completed, 0))
-	if peak := o.Count("max_concurrent_requests"); peak != nil && *peak < int64(conc) {
-		m.CapacityLimited = true
-	}
+	m.PeakActive = o.Count("max_concurrent_requests") // queued when under the cap
 	failure(o, &m)
 	return m, true
 }

@@ -119,8 +119,8 @@ func TestAppendedObjects(t *testing.T) {
 	}
 	// 4,000 tokens on average lands on 4K; the page shows the exact mean.
 	c := got["4096×8"]
-	if c.MeasuredContext != 4000 || c.Status != run.Queued || !c.Signals.CapacityLimited {
-		t.Errorf("4096×8 = %s, measured context %d, capacity limited %v", c.Status, c.MeasuredContext, c.Signals.CapacityLimited)
+	if c.MeasuredContext != 4000 || c.Status != run.Queued || c.ReasonCode != run.ReasonQueued {
+		t.Errorf("4096×8 = %s (%s), measured context %d", c.Status, c.Reason, c.MeasuredContext)
 	}
 	near(t, "second total", c.TotalTPS, 600.5)
 	if got["1024×4"].Status != run.Valid || len(p.Notes) != 1 || p.Notes[0] != sweep.NoteRateRowsSkipped {
