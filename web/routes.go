@@ -73,26 +73,8 @@ func (s *Server) routes() http.Handler {
 		r.Get("/sitemap.xml", s.page(s.sitemap))
 		r.Get("/robots.txt", s.robots)
 
-		// The API: reads open to every origin (api_docs_cors.go).
-		r.Route("/api/v1", func(api chi.Router) {
-			api.Use(apiCORS)
-			api.Post("/runs", s.api(s.apiCreateRun))
-			api.Get("/runs", s.api(s.apiListRuns))
-			api.Get("/runs/{id}", s.api(s.runJSON))
-			api.Delete("/runs/{id}", s.api(s.apiDeleteRun))
-			api.Get("/hardware", s.api(s.apiIdentities(hardwareList)))
-			api.Get("/engines", s.api(s.apiIdentities(engineList)))
-			api.Get("/models", s.api(s.apiIdentities(modelList)))
-			api.Get("/calculator", s.api(s.apiCalculator))
-			api.NotFound(s.api(notFound))
-		})
-		// lil-bench's upload protocol (accounts_runs.go).
-		r.Route("/api/bench", func(api chi.Router) {
-			api.Use(apiCORS)
-			api.Post("/runs", s.api(s.benchUpload))
-			api.Get("/whoami", s.api(s.benchWhoami))
-			api.NotFound(s.api(notFound))
-		})
+		r.Route("/api/v1", s.apiRoutes)
+		r.Route("/api/bench", s.benchRoutes)
 
 		r.NotFound(s.page(notFound))
 		r.MethodNotAllowed(s.page(func(http.ResponseWriter, *http.Request) error {
@@ -100,6 +82,30 @@ func (s *Server) routes() http.Handler {
 		}))
 	})
 	return r
+}
+
+// apiRoutes are the API's addresses under /api/v1, reads open to every
+// origin (api_docs_cors.go).
+func (s *Server) apiRoutes(api chi.Router) {
+	api.Use(apiCORS)
+	api.Post("/runs", s.api(s.apiCreateRun))
+	api.Get("/runs", s.api(s.apiListRuns))
+	api.Get("/runs/{id}", s.api(s.runJSON))
+	api.Delete("/runs/{id}", s.api(s.apiDeleteRun))
+	api.Get("/hardware", s.api(s.apiIdentities(hardwareList)))
+	api.Get("/engines", s.api(s.apiIdentities(engineList)))
+	api.Get("/models", s.api(s.apiIdentities(modelList)))
+	api.Get("/calculator", s.api(s.apiCalculator))
+	api.NotFound(s.api(notFound))
+}
+
+// benchRoutes are lil-bench's upload protocol under /api/bench
+// (accounts_runs.go).
+func (s *Server) benchRoutes(api chi.Router) {
+	api.Use(apiCORS)
+	api.Post("/runs", s.api(s.benchUpload))
+	api.Get("/whoami", s.api(s.benchWhoami))
+	api.NotFound(s.api(notFound))
 }
 
 func notFound(http.ResponseWriter, *http.Request) error { return errNotFound }
