@@ -1,14 +1,10 @@
 package web
 
 import (
-	"bytes"
 	"net/http"
 	"sync"
 
 	"github.com/a-h/templ"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 
 	"github.com/speedmatrix/speedmatrix/docs"
 
@@ -45,14 +41,13 @@ func (s *Server) calculatorPage(w http.ResponseWriter, r *http.Request) error {
 // calculatorDocsHTML is each language's docs/calculator.<tag>.md rendered
 // once, like /docs/formats.
 var calculatorDocsHTML = sync.OnceValues(func() (map[string][]byte, error) {
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAutoHeadingID()))
 	out := map[string][]byte{}
 	for tag, src := range docs.Calculator {
-		var buf bytes.Buffer
-		if err := md.Convert(src, &buf); err != nil {
+		html, err := markdownHTML(src)
+		if err != nil {
 			return nil, err
 		}
-		out[tag] = buf.Bytes()
+		out[tag] = html
 	}
 	return out, nil
 })
