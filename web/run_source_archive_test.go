@@ -50,4 +50,13 @@ func TestArchiveSourceServedSafe(t *testing.T) {
 	if _, page := s.get(t, "/runs/"+id); !strings.Contains(page, "rebuilt") {
 		t.Errorf("the report page does not say the archive is served rebuilt")
 	}
+	// The rebuilt zip is revalidated by its own ETag, which is not the
+	// uploaded bytes' (a cache must not take one for the other).
+	etag := resp.Header.Get("ETag")
+	if etag == "" || strings.Trim(etag, `"`) == hex.EncodeToString(sum[:]) {
+		t.Errorf("rebuilt source's ETag = %q", etag)
+	}
+	if again, _ := s.get(t, "/runs/"+id+"/source", "If-None-Match: "+etag); again.StatusCode != 304 {
+		t.Errorf("revalidating the source = %d, want 304", again.StatusCode)
+	}
 }
