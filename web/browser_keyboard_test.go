@@ -79,6 +79,7 @@ func TestKeyboard(t *testing.T) {
 		t.Run("filters "+path, func(t *testing.T) { keyboardFilters(t, newTab(t, browser), s, path) })
 	}
 	t.Run("search", func(t *testing.T) { keyboardSearch(t, newTab(t, browser), s) })
+	t.Run("calculator", func(t *testing.T) { keyboardCalculator(t, newTab(t, browser), s) })
 }
 
 // keyboardUpload tabs through the upload form, submits a file that is not
@@ -151,5 +152,23 @@ func keyboardSearch(t *testing.T, tab context.Context, s *site) {
 	}
 	if f := tabThrough(t, tab, "search-submit", 30); len(f) == 0 {
 		t.Error("Tab never reached the search button")
+	}
+}
+
+// keyboardCalculator tabs through the calculator's form in its own order
+// and recalculates with Enter on its button.
+func keyboardCalculator(t *testing.T, tab context.Context, s *site) {
+	cdpDo(t, tab, "open a calculation", chromedp.Navigate(s.URL+
+		"/calculator?gpu=rtx-3060-12gb&model=Qwen%2FQwen3.5-4B&weights=fp8&kv=int4&concurrency=2&lang=en"))
+	want := cdpRun(t, tab, "the form's controls", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('#calc-form select, #calc-form input, #calc-form textarea, #calc-form button')].map(e => e.id || e.name)`))
+	if len(want) < 8 || want[len(want)-1] != "calc-submit" {
+		t.Fatalf("calculator form controls %v", want)
+	}
+	inOrder(t, tabThrough(t, tab, "calc-submit", 60), want)
+	cdpDo(t, tab, "press Enter on Calculate", chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(chromedp.CSS("#result")))
+	loc, _ := url.Parse(cdpRun(t, tab, "location", chromedp.Location()))
+	if loc == nil || loc.Path != "/calculator" || loc.Query().Get("gpu") != "rtx-3060-12gb" || loc.Query().Get("concurrency") != "2" {
+		t.Errorf("after Enter the browser is at %v, want the same calculation", loc)
 	}
 }
