@@ -1,7 +1,6 @@
 package report
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 
@@ -15,7 +14,6 @@ import (
 // place that decides what the page says; it reads statuses, never decides
 // them.
 func Build(r *run.Run, l *i18n.Localizer) *View {
-	id := url.PathEscape(r.ID)
 	reasons := cellReasons(r, l)
 	v := &View{
 		ID:              r.ID,
@@ -32,8 +30,8 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		Rows:            rows(r, l, reasons),
 		StatusNotes:     statusNotes(r, l),
 		TableNote:       l.T("run.note.medians", nil),
-		SourceURL:       paths.RunFile(id, "/source"),
-		JSONURL:         paths.RunFile(id, ".json"),
+		SourceURL:       paths.RunFile(r.ID, "/source"),
+		JSONURL:         paths.RunFile(r.ID, ".json"),
 		Demo:            r.Demo,
 		Entities:        entities(r),
 	}
