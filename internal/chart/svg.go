@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/report"
 )
 
 // SVG writes the chart as an inline <svg> element. Text is escaped here;
@@ -106,7 +108,7 @@ func (c *Chart) Swatch(s *Series) string {
 
 // esc escapes text for XML content and attribute values.
 func esc(s string) string {
-	return xmlEscaper.Replace(s)
+	return xmlEscaper.Replace(report.XMLSafe(s))
 }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
