@@ -23,6 +23,10 @@ func (e *httpError) Error() string { return http.StatusText(e.status) }
 
 var errNotFound = &httpError{status: http.StatusNotFound, key: "error.not_found"}
 
+// errDiskFull answers a write the database had no room for: 507, saying
+// that nothing was stored and that reading still works.
+var errDiskFull = &httpError{status: http.StatusInsufficientStorage, key: "error.disk_full"}
+
 // page adapts a page's handlerFunc for the router: errors become an error
 // page in the reader's language (see answer).
 func (s *Server) page(h handlerFunc) http.HandlerFunc { return s.adapt(h, false) }
@@ -58,6 +62,9 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			he = errNotFound
+		case store.IsDiskFull(err):
+			he = errDiskFull
+			s.log.Warn("database disk full: write refused", "method", r.Method, "path", r.URL.Path, "err", err)
 		case errors.As(err, &he):
 		default:
 			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -18,7 +18,7 @@ func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
-	r.Use(middleware.Recoverer, s.accessLog, securityHeaders, middleware.GetHead)
+	r.Use(middleware.Recoverer, s.accessLog, s.securityHeaders, middleware.GetHead)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -26,8 +25,7 @@ func (s *Server) runEmbed(w http.ResponseWriter, r *http.Request) error {
 	v := report.Build(rn, l)
 	b := templates.NewBase(l, s.origin(r), &url.URL{Path: paths.Run(id), RawQuery: "lang=" + url.QueryEscape(l.Lang())}, l.T("share.embed_title", map[string]any{"Title": v.Title}), "")
 	h := w.Header()
-	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"),
-		"frame-ancestors 'none'", "frame-ancestors *", 1))
+	allowFraming(h)
 	h.Set("Cache-Control", "no-cache")
 	return render(w, r, http.StatusOK, templates.EmbedPage(b, v, s.reportURL(r, id, nil)))
 }

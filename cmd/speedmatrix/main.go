@@ -1,6 +1,7 @@
 // Command speedmatrix is the speedmatrix portal: it serves the site
 // (`serve`), imports result files from the shell (`import`), stores
-// synthetic demo runs (`demo`) and migrates the database (`migrate`).
+// synthetic demo runs (`demo`), backs up and restores (`backup`, `restore`)
+// and migrates the database (`migrate`).
 //
 // Configuration comes from the environment:
 //
@@ -44,6 +45,8 @@ Usage:
   speedmatrix token revoke TOKEN-OR-PREFIX
                                           revoke a token
   speedmatrix run hide ID                 hide a run (404, out of lists; kept)
+  speedmatrix backup FILE.tar.zst         write every run's file, facts and the accounts
+  speedmatrix restore FILE.tar.zst        fill an empty database from a backup
   speedmatrix migrate                     apply database migrations and exit
   speedmatrix version                     print the build version
 `
@@ -89,6 +92,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return tokenCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "run":
 		return runCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "backup":
+		return backupCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "restore":
+		return restoreCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "migrate":
 		err = migrateOnly(ctx, cfg, stdout)
 	default:

@@ -16,7 +16,16 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 )
 
-func TestMain(m *testing.M) { dbtest.Main(m) }
+// TestMain is also the server the fault tests start as a process of its
+// own (faults_test.go): with runMainEnv set the test binary runs main, the
+// program itself, signals and exit included.
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) != "" {
+		main()
+		return
+	}
+	dbtest.Main(m)
+}
 
 // TestServeLifecycle is `make run` on a fresh machine: no DATABASE_URL, so a
 // private cluster is created under DATA_DIR, migrated and filled with the

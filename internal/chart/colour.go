@@ -1,6 +1,10 @@
 package chart
 
-import "github.com/speedmatrix/speedmatrix/internal/report"
+import (
+	"fmt"
+
+	"github.com/speedmatrix/speedmatrix/internal/report"
+)
 
 // The line colours are steps along report.Colour's scale, the one colour
 // scale of the portal, rather than a palette of their own. On a light page
@@ -13,13 +17,27 @@ const (
 
 // Colours returns line i of n's colour for light and for dark pages.
 func Colours(i, n int) (light, dark string) {
+	l, d := steps(i, n)
+	light, _ = report.Colour(float64(l), report.ColourSteps)
+	dark, _ = report.Colour(float64(d), report.ColourSteps)
+	return light, dark
+}
+
+// steps returns line i of n's steps on report.Colour's scale for light and
+// dark pages.
+func steps(i, n int) (light, dark int) {
 	t := 0.0
 	if n > 1 {
 		t = float64(i) / float64(n-1)
 	}
-	light, _ = report.Colour(lightFrom+t*(lightTo-lightFrom), 1)
-	dark, _ = report.Colour(darkFrom+t*(darkTo-darkFrom), 1)
-	return light, dark
+	return report.ColourStep(lightFrom+t*(lightTo-lightFrom), 1), report.ColourStep(darkFrom+t*(darkTo-darkFrom), 1)
+}
+
+// seriesClass is the class list that colours line i of n through the
+// stylesheet (report.HeatCSS), so no style attribute is needed.
+func seriesClass(i, n int) string {
+	l, d := steps(i, n)
+	return fmt.Sprintf("series sl-%d sd-%d", l, d)
 }
 
 // dashes and marker shapes cycle independently of colours, so two lines

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/report"
 )
 
 // SVG writes the chart as an inline <svg> element. Text is escaped here;
@@ -51,8 +53,7 @@ func (c *Chart) writeSeries(b *strings.Builder, s *Series) {
 	if len(s.Points) == 0 {
 		return
 	}
-	light, dark := Colours(s.Colour, max(c.Colours, 1))
-	fmt.Fprintf(b, `<g class="series" style="--l:%s;--d:%s" data-series="%s">`, light, dark, esc(s.Name))
+	fmt.Fprintf(b, `<g class="%s" data-series="%s">`, seriesClass(s.Colour, max(c.Colours, 1)), esc(s.Name))
 	var d strings.Builder
 	for i, p := range s.Points {
 		cmd := "L"
@@ -97,18 +98,17 @@ func marker(k int, x, y float64) string {
 
 // Swatch is a small inline SVG of series s's line and marker, for a legend.
 func (c *Chart) Swatch(s *Series) string {
-	light, dark := Colours(s.Colour, max(c.Colours, 1))
 	dash := ""
 	if pat := dashes[s.Style%len(dashes)]; pat != "" {
 		dash = fmt.Sprintf(` stroke-dasharray="%s"`, pat)
 	}
-	return fmt.Sprintf(`<svg class="swatch" viewBox="0 0 36 12" width="36" height="12" aria-hidden="true"><g class="series" style="--l:%s;--d:%s"><path class="line" fill="none" d="M1 6H35"%s/><g class="mark">%s</g></g></svg>`,
-		light, dark, dash, marker(s.Style%markShapes, 18, 6))
+	return fmt.Sprintf(`<svg class="swatch" viewBox="0 0 36 12" width="36" height="12" aria-hidden="true"><g class="%s"><path class="line" fill="none" d="M1 6H35"%s/><g class="mark">%s</g></g></svg>`,
+		seriesClass(s.Colour, max(c.Colours, 1)), dash, marker(s.Style%markShapes, 18, 6))
 }
 
 // esc escapes text for XML content and attribute values.
 func esc(s string) string {
-	return xmlEscaper.Replace(s)
+	return xmlEscaper.Replace(report.XMLSafe(s))
 }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")

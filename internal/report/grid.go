@@ -90,6 +90,7 @@ func gridCell(l *i18n.Localizer, c *run.DecodeCell, max float64, reason string) 
 	}
 	if c.Status == run.Valid && c.TotalTPS != nil {
 		cell.BG, cell.FG = Colour(*c.TotalTPS, max)
+		cell.Heat = HeatClass(ColourStep(*c.TotalTPS, max))
 	}
 	return cell
 }

@@ -158,6 +158,8 @@ type Cell struct {
 	// BG and FG come from Colour; empty for non-valid cells, which get a
 	// neutral pattern from the stylesheet.
 	BG, FG string
+	// Heat is BG and FG as a stylesheet class (HeatClass), for pages.
+	Heat string
 }
 
 // Row is one line of the All-measurements table.

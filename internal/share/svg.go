@@ -108,6 +108,7 @@ type svgLine struct {
 	bold bool
 }
 
-// esc escapes text for XML content; attr for an attribute value.
-func esc(s string) string  { return html.EscapeString(s) }
-func attr(s string) string { return html.EscapeString(s) }
+// esc escapes text for XML content; attr for an attribute value. Both
+// drop what XML cannot hold (report.XMLSafe), so the image always loads.
+func esc(s string) string  { return html.EscapeString(report.XMLSafe(s)) }
+func attr(s string) string { return html.EscapeString(report.XMLSafe(s)) }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/speedmatrix/speedmatrix/internal/backup"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// backupCommand is `speedmatrix backup FILE.tar.zst`: every run's file as
+// uploaded with its facts and standing, and the accounts, in the portable
+// format of internal/backup. It writes FILE.partial and renames it when
+// complete, so a FILE that exists is whole.
+func backupCommand(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: speedmatrix backup FILE.tar.zst")
+		return 2
+	}
+	file := args[0]
+	return withStore(ctx, cfg, stderr, func(st *store.Store) error {
+		tmp := file + ".partial"
+		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		n, err := backup.Write(ctx, f, st, buildVersion())
+		if err == nil {
+			err = f.Sync()
+		}
+		err = errors.Join(err, f.Close())
+		if err == nil {
+			err = os.Rename(tmp, file)
+		}
+		if err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
+		fmt.Fprintf(stdout, "%d runs and the accounts written to %s\n", n, filepath.Clean(file))
+		return nil
+	})
+}
+
+// restoreCommand is `speedmatrix restore FILE`: it fills an empty database
+// (DATABASE_URL, or the private cluster) from a backup, deriving every run
+// again from its file through the ingest. A database with runs or accounts
+// is refused untouched.
+func restoreCommand(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: speedmatrix restore FILE.tar.zst")
+		return 2
+	}
+	return withStore(ctx, cfg, stderr, func(st *store.Store) error {
+		empty, err := st.Empty(ctx)
+		if err != nil {
+			return err
+		}
+		if !empty {
+			return errors.New("the database already holds runs or accounts: restore fills an empty one")
+		}
+		f, err := os.Open(args[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		n, err := backup.Restore(ctx, f, st)
+		if err != nil {
+			return fmt.Errorf("after %d runs: %w", n, err)
+		}
+		fmt.Fprintf(stdout, "%d runs and the accounts restored from %s\n", n, args[0])
+		return nil
+	})
+}

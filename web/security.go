@@ -1,0 +1,55 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+)
+
+// contentSecurityPolicy allows only the site's own files: scripts and
+// styles come from /static (no inline script, <style> or style=""; the
+// colour scale is a stylesheet of classes, report.HeatCSS), images may
+// also be data: URLs (the share page's previews), nothing may be embedded
+// as an object, and forms post only here. Framing is refused; the embed
+// page alone opens it (allowFraming).
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
+	"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
+	"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// framingOpen is the embed page's frame-ancestors: any site may frame it.
+const framingOpen = "frame-ancestors *"
+
+// hstsMaxAge is two years, what browsers' preload lists ask for.
+const hstsMaxAge = "max-age=63072000; includeSubDomains"
+
+// securityHeaders sets what every answer carries before any handler runs,
+// so a 404, a panic's 500 or a static file is covered as well as a page:
+// the policy above, no MIME sniffing, no framing (X-Frame-Options for
+// browsers older than frame-ancestors), a referrer that gives other sites
+// the origin only, no powerful features, and HSTS when the site's public
+// origin is https (BASE_URL), since only then does every reader come over
+// TLS.
+func (s *Server) securityHeaders(next http.Handler) http.Handler {
+	hsts := strings.HasPrefix(s.baseURL, "https://")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if hsts {
+			h.Set("Strict-Transport-Security", hstsMaxAge)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// allowFraming opens an answer to framing by any site: the policy's
+// frame-ancestors becomes *, and X-Frame-Options, which has no "any"
+// value, is dropped.
+func allowFraming(h http.Header) {
+	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"),
+		"frame-ancestors 'none'", framingOpen, 1))
+	h.Del("X-Frame-Options")
+}
