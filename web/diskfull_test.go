@@ -85,7 +85,10 @@ func smallDisk(t *testing.T) string {
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
 		os.Remove(dir)
-		mustHave(t, fmt.Sprintf("mounting a small tmpfs needs root: %v %s", err, out))
+		// Mounting is a privilege of the machine, not a service the test
+		// suite provides (as PostgreSQL and Chromium are): a container
+		// without CAP_SYS_ADMIN cannot run this test at all, CI or not.
+		t.Skipf("mounting a small tmpfs needs root with CAP_SYS_ADMIN: %v %s", err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
