@@ -40,6 +40,8 @@ type View struct {
 	LaunchCommand string
 	Prefill       []PrefillRow
 	Grid          Grid
+	// Bound is the run measured against the decode calculator's bound.
+	Bound BoundView
 	// Rows are the All-measurements table: prefill rows, then decode cells.
 	Rows []Row
 	// StatusNotes explain each non-valid status the grid shows.
@@ -158,6 +160,8 @@ type Cell struct {
 	// BG and FG come from Colour; empty for non-valid cells, which get a
 	// neutral pattern from the stylesheet.
 	BG, FG string
+	// Efficiency is "87 % of bound", empty when the cell has none.
+	Efficiency string
 }
 
 // Row is one line of the All-measurements table.
@@ -176,4 +180,6 @@ type Row struct {
 	// a fixed-duration run (see completed in table.go).
 	Completed, CompletedNote  string
 	OutputTokens, MeasuredFor string
+	// Efficiency is measured ÷ the calculator's bound, "87 %", or Dash.
+	Efficiency string
 }
