@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // uploadVariant uploads the seed run's own JSON document changed by edit,
@@ -88,5 +90,65 @@ func TestReportMissingFacts(t *testing.T) {
 	_ = json.Unmarshal([]byte(js), &out)
 	if strings.Join(out.Bound.Missing, ",") != "gpu,model,precision" || len(out.Decode) == 0 || out.Decode[0].BoundTPS != nil {
 		t.Errorf("JSON bound %+v, first cell %+v", out.Bound, out.Decode[0])
+	}
+}
+
+// A run claiming ten times the seed's rates is stored (201) but flagged
+// above the physical bound: the report and the lists say so, the API says
+// "flags": ["above_bound"], and the leaderboard leaves it out unless
+// "include flagged" is ticked. The seed run is not flagged.
+func TestAboveBoundFlag(t *testing.T) {
+	s := newSite(t)
+	seed := s.seed(t)
+	id := s.uploadVariant(t, seed, "cd", func(doc map[string]any) {
+		for _, c := range doc["decode"].([]any) {
+			cell := c.(map[string]any)
+			for _, k := range []string{"total_tps", "per_request_tps"} {
+				if v, ok := cell[k].(float64); ok {
+					cell[k] = v * 10
+				}
+			}
+		}
+	})
+	for _, c := range []struct {
+		id   string
+		want string
+	}{{id, `["above_bound"]`}, {seed, `[]`}} {
+		_, js := s.get(t, "/api/v1/runs/"+c.id)
+		var out struct{ Flags json.RawMessage }
+		_ = json.Unmarshal([]byte(js), &out)
+		if got := strings.Join(strings.Fields(string(out.Flags)), ""); got != c.want {
+			t.Errorf("run %s flags %s, want %s", c.id, got, c.want)
+		}
+	}
+	if n := page(t, s, "/runs/"+id).Find(`header .badge[data-badge="above-bound"]`).Length(); n != 1 {
+		t.Errorf("report shows %d above-bound badges", n)
+	}
+	if got := page(t, s, "/runs").Find(`tr[data-run="` + id + `"] .flag-above-bound`).Length(); got != 1 {
+		t.Error("/runs does not mark the flagged run")
+	}
+	if got := page(t, s, "/runs").Find(`tr[data-run="` + seed + `"] .flag-above-bound`).Length(); got != 0 {
+		t.Error("/runs marks the seed run")
+	}
+	_, list := s.get(t, "/api/v1/runs")
+	if !strings.Contains(list, `"above_bound"`) {
+		t.Error("GET /api/v1/runs has no above_bound flag")
+	}
+	board := func(q string) (hasFlagged, hasSeed bool, marks int) {
+		doc := page(t, s, "/leaderboard"+q)
+		doc.Find("a.to-run").Each(func(_ int, a *goquery.Selection) {
+			href, _ := a.Attr("href")
+			hasFlagged = hasFlagged || strings.Contains(href, "/runs/"+id)
+			hasSeed = hasSeed || strings.Contains(href, "/runs/"+seed)
+		})
+		return hasFlagged, hasSeed, doc.Find("table .flag-above-bound").Length()
+	}
+	if flagged, seedShown, _ := board(""); flagged || !seedShown {
+		t.Errorf("default leaderboard: flagged run shown %v, seed shown %v", flagged, seedShown)
+	}
+	// Both runs are one group (model, hardware, engine, quantization):
+	// included, the flagged run is its best.
+	if flagged, seedShown, marks := board("?flagged=1"); !flagged || seedShown || marks != 1 {
+		t.Errorf("with flagged runs: flagged run shown %v, seed shown %v, %d badges", flagged, seedShown, marks)
 	}
 }

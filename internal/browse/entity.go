@@ -106,7 +106,7 @@ func NewEntityPage(l *i18n.Localizer, e EntityData) EntityPage {
 			Model:    link(b.ModelSlug, b.ModelName, paths.Model),
 			Hardware: link(b.HardwareSlug, b.HardwareName, paths.Hardware),
 			Engine:   link(b.EngineSlug, b.EngineName, paths.Engine),
-			Demo:     b.Demo,
+			Demo:     b.Demo, AboveBound: b.AboveBound,
 		})
 	}
 	p.Groups = entityLinks(l, e)

@@ -1,10 +1,13 @@
 package calculator
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -216,7 +219,7 @@ func (s RunSetup) AboveBound(measured float64, ctx, conc int) bool {
 
 // FlagAboveBound is the run flag of a run with a cell above the
 // optimistic bound: shown, never refused, kept out of default rankings.
-const FlagAboveBound = "above_bound"
+const FlagAboveBound = run.FlagAboveBound
 
 // CellContext is the context a cell's bound is computed at: the one the
 // tool actually sent when it trimmed the requested one.
@@ -280,3 +283,20 @@ func (s RunSetup) MedianEfficiency(r *run.Run) (median float64, n int) {
 	}
 	return (effs[m-1] + effs[m]) / 2, len(effs)
 }
+
+// boundRule names the flag rule: change it with the rule (allowances,
+// Tolerance), so stored flags are derived again.
+const boundRule = "optimistic-1"
+
+// BoundVersion names the tables and rule flags are derived with: a hash of
+// the embedded data files and boundRule. A stored run with another one is
+// stale (ingest.RederiveStale).
+var BoundVersion = sync.OnceValue(func() string {
+	h := sha256.New()
+	h.Write([]byte(boundRule))
+	for _, name := range []string{"data/gpus.json", "data/models.json"} {
+		b, _ := dataFiles.ReadFile(name)
+		h.Write(b)
+	}
+	return boundRule + ":" + hex.EncodeToString(h.Sum(nil))[:12]
+})
