@@ -42,6 +42,10 @@ type View struct {
 	Grid          Grid
 	// Bound is the run measured against the decode calculator's bound.
 	Bound BoundView
+	// HistoryURL links the setup's history across engine versions when
+	// runs of earlier versions exist (set by the page, which knows the
+	// other runs); HistoryText is the link's text.
+	HistoryURL, HistoryText string
 	// Rows are the All-measurements table: prefill rows, then decode cells.
 	Rows []Row
 	// StatusNotes explain each non-valid status the grid shows.
