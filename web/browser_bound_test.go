@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +13,8 @@ import (
 // result in a fresh tab, then the seed report, whose 0 × 1 cell shows its
 // share of that bound and whose calculator link opens the calculator
 // prefilled with the run's GPU, model and formats, giving the same bound.
+// With SCREENSHOTS=dir the report (English and Japanese) is saved at
+// desktop and phone widths.
 func TestBrowserCalculatorFromReport(t *testing.T) {
 	browser := newBrowser(t)
 	s := newSite(t)
@@ -51,5 +54,18 @@ func TestBrowserCalculatorFromReport(t *testing.T) {
 	}
 	if loc := cdpRun(t, linked, "location", chromedp.Location()); !strings.Contains(loc, "/calculator?") {
 		t.Errorf("report link went to %s", loc)
+	}
+	if dir := os.Getenv("SCREENSHOTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, vp := range shotViewports {
+			for _, lang := range []string{"en", "ja"} {
+				shot := newTab(t, browser)
+				cdpDo(t, shot, "viewport", emulate(vp), chromedp.Navigate(s.URL+"/runs/"+id+"?lang="+lang),
+					chromedp.WaitReady(chromedp.CSS("main")))
+				saveShot(t, dir, "bound-report-"+lang+"-"+vp.name+".png", cdpRun(t, shot, "screenshot", fullPage()))
+			}
+		}
 	}
 }

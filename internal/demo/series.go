@@ -39,7 +39,8 @@ func seriesSetup(rng *rand.Rand, i int) *setup {
 		vs := engineVersions[sr.engine]
 		k := (i / seriesEvery) % len(vs)
 		s.version = vs[k]
-		s.eff *= 1 + sr.gainPerVersion*float64(k)
+		// No per-run jitter: the line shows the versions' gains.
+		s.eff = g.Eff * engineEff[sr.engine] * (1 + sr.gainPerVersion*float64(k))
 		return s
 	}
 	return nil
