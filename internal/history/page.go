@@ -74,16 +74,6 @@ func Ordered(pts []store.HistoryPoint) []store.HistoryPoint {
 	return out
 }
 
-// Change is b over a as a signed percentage: "+12 %", "−3 %".
-func Change(l *i18n.Localizer, a, b float64) string {
-	pct := (b/a - 1) * 100
-	s := l.Dec(pct, 0)
-	if pct >= 0.5 {
-		s = "+" + s
-	}
-	return l.T("history.change", map[string]any{"V": s})
-}
-
 // Names are the display names of the setup's slugs.
 type Names struct{ Model, Hardware, Engine string }
 
@@ -111,7 +101,7 @@ func NewPage(l *i18n.Localizer, q store.HistoryQuery, n Names, pts []store.Histo
 		row := Row{Version: pt.EngineVersion, Value: report.FormatTPS(l, &v), RunID: pt.RunID,
 			RunHref: paths.RunCell(pt.RunID, q.Context, q.Concurrency), Demo: pt.Demo}
 		if i > 0 {
-			row.Change = Change(l, pts[i-1].Value, pt.Value)
+			row.Change = report.FormatChange(l, pts[i-1].Value, pt.Value)
 		}
 		p.Rows = append(p.Rows, row)
 		cps = append(cps, chart.VersionPoint{Version: pt.EngineVersion, Value: pt.Value})
