@@ -118,7 +118,7 @@ func TestReportPageDetails(t *testing.T) {
 		t.Errorf("valid cell class %q style %q", class, valid.AttrOr("style", ""))
 	}
 	queued := doc.Find(`td.cell[data-context="0"][data-concurrency="16"]`)
-	if got := strings.Join(queued.Find("span").Map(func(_ int, s *goquery.Selection) string { return s.Text() }), " "); got != "536.8 Requests queued 602 ms TTFT" {
+	if got := strings.Join(queued.Find("span").Map(func(_ int, s *goquery.Selection) string { return s.Text() }), " "); got != "536.8 Requests queued 602 ms TTFT 60 % of bound" {
 		t.Errorf("queued cell text %q", got)
 	}
 	if got := queued.Find("details.why > p").Text(); got != "13.00 of 16 requests ran at once on average." {
@@ -127,11 +127,17 @@ func TestReportPageDetails(t *testing.T) {
 	row := doc.Find(`table.measurements tr[data-phase="decode"][data-context="253952"][data-concurrency="1"] td`)
 	var cols []string
 	row.Each(func(_ int, s *goquery.Selection) { cols = append(cols, s.Text()) })
-	if got := strings.Join(cols, "|"); got != "Sustained decode|248K|1|Over capacity|—|—|—|—|1.00||0|30.0 s" {
+	if got := strings.Join(cols, "|"); got != "Sustained decode|248K|1|Over capacity "+
+		"Ran, but produced no output tokens in the measured window.|—|—|—|—|1.00||0|30.0 s|—" {
 		t.Errorf("248K×1 row %q", got)
 	}
-	if title := row.Eq(9).AttrOr("title", ""); title == "" {
-		t.Error("empty Completed cell has no title saying why")
+	// Reasons are text (a title reaches only mouse users): the status
+	// cell's and, once below the table, why Completed is empty.
+	if got := row.Eq(3).Find(".reason").Text(); got == "" {
+		t.Error("over-capacity row shows no reason")
+	}
+	if got := doc.Find("#measurements .completed-note").Text(); got == "" {
+		t.Error("no note says why Completed cells are empty")
 	}
 	if got := doc.Find("#launch-cmd").Text(); got != reporttest.Run().Engine.LaunchCommand {
 		t.Errorf("launch command %q", got)

@@ -59,8 +59,11 @@ func (s *Server) entity(ctx context.Context, kind, slug string) (browse.EntityDa
 		return e, err
 	}
 	if e.Kind == store.KindEngine {
-		e.Versions, err = s.store.EngineVersions(ctx, slug)
+		if e.Versions, err = s.store.EngineVersions(ctx, slug); err != nil {
+			return e, err
+		}
 	}
+	e.Histories, err = s.histories(ctx, i18n.FromContext(ctx), e.Kind, slug)
 	return e, err
 }
 

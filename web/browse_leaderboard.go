@@ -34,7 +34,8 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 	if err != nil {
 		return store.LeaderQuery{}, err
 	}
-	q := store.LeaderQuery{Metric: qv.Get("metric"), Filter: f, Limit: leaderboardSize}
+	q := store.LeaderQuery{Metric: qv.Get("metric"), Filter: f, Limit: leaderboardSize,
+		IncludeFlagged: qv.Get("flagged") == "1"}
 	if q.Metric == "" {
 		q.Metric = store.MetricTotal
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -96,6 +97,8 @@ type apiRunItem struct {
 	Submitter     catalog.Identity `json:"submitter"`
 	BestSingleTPS *float64         `json:"best_single_tps"`
 	BestPeakTPS   *float64         `json:"best_peak_tps"`
+	// Flags are the stored plausibility flags ("above_bound").
+	Flags []string `json:"flags"`
 }
 
 type apiEngine struct {
@@ -140,8 +143,11 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
 			Model:         apiModel{Identity: model, Base: base},
 			Submitter:     catalog.Submitter(it.Submitter),
-			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS,
+			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS, Flags: []string{},
 		})
+		if it.AboveBound {
+			out.Runs[len(out.Runs)-1].Flags = []string{run.FlagAboveBound}
+		}
 	}
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Cache-Control", "no-cache")

@@ -56,10 +56,15 @@ func TestSeedReportHTML(t *testing.T) {
 		t.Fatalf("%d measurement rows, want %d", rows.Length(), len(want))
 	}
 	rows.Each(func(i int, tr *goquery.Selection) {
-		got := texts(tr.Find("td"))
+		// The seed's twelve columns, the status column by its label; the
+		// reason beside it and the efficiency column are checked below.
+		tds := tr.Find("td")
+		got := texts(tds.Slice(0, 12))
+		got[3] = strings.TrimSpace(tds.Eq(3).Find(".st").Text())
 		if strings.Join(got, "|") != strings.Join(want[i], "|") {
 			t.Errorf("row %d:\n got  %q\n want %q", i, got, want[i])
 		}
+		checkBoundColumns(t, tr, want[i])
 	})
 
 	gridRows := doc.Find("table.grid tbody tr")
@@ -72,7 +77,11 @@ func TestSeedReportHTML(t *testing.T) {
 			t.Errorf("grid row %d label %q, want %q", i, label, wantGrid[i][0])
 		}
 		tr.Find("td").Each(func(j int, td *goquery.Selection) {
-			got := strings.Join(texts(td.Find("span")), "|")
+			got := strings.Join(texts(td.Find("span:not(.eff)")), "|")
+			key := wantGrid[i][0] + "×" + doc.Find("table.grid thead th").Eq(j+1).Text()
+			if eff, ok := seedEfficiency[key]; ok && strings.TrimSpace(td.Find(".eff").Text()) != eff+" of bound" {
+				t.Errorf("grid %s efficiency %q, want %s of bound", key, td.Find(".eff").Text(), eff)
+			}
 			if got != wantGrid[i][j+1] {
 				t.Errorf("grid %s × column %d = %q, want %q", wantGrid[i][0], j, got, wantGrid[i][j+1])
 			}
@@ -85,5 +94,37 @@ func TestSeedReportHTML(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("prefill %d = %q, want %q", i, got, want)
 		}
+	}
+}
+
+// seedEfficiency is the seed's measured ÷ bound where the worked example
+// computes it by hand (FP8 weights, BF16 lm_head, int4 KV cache, no
+// speculation, 360 GB/s): 63.5 of 72.8, 428.8 of 508, 31.6 of 69.1.
+var seedEfficiency = map[string]string{"0×1": "87 %", "0×8": "84 %", "32K×1": "46 %"}
+
+// checkBoundColumns: a valid or queued decode row has its share of the
+// bound as a percentage (the worked example's where it has one), any other
+// row a dash; a row with a reason shows it as text, not only as a title.
+func checkBoundColumns(t *testing.T, tr *goquery.Selection, seed []string) {
+	t.Helper()
+	eff := strings.TrimSpace(tr.Find("td.eff").Text())
+	key := seed[1] + "×" + seed[2]
+	switch {
+	case seed[0] == "Sustained decode" && (seed[3] == "Valid" || seed[3] == "Requests queued"):
+		if want, ok := seedEfficiency[key]; ok && eff != want {
+			t.Errorf("row %s efficiency %q, want %q", key, eff, want)
+		}
+		if !strings.HasSuffix(eff, " %") {
+			t.Errorf("row %s efficiency %q, want a percentage", key, eff)
+		}
+	case eff != "—":
+		t.Errorf("row %s %s efficiency %q, want —", seed[0], key, eff)
+	}
+	reason := strings.TrimSpace(tr.Find("td .reason").Text())
+	if (seed[3] != "Valid") != (reason != "") {
+		t.Errorf("row %s %s (%s): reason %q", seed[0], key, seed[3], reason)
+	}
+	if _, ok := tr.Find("td[title]").Attr("title"); ok {
+		t.Errorf("row %s %s: a cell still explains itself only in a title", seed[0], key)
 	}
 }

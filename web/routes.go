@@ -56,6 +56,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/orgs/{slug}", s.page(s.orgPage))
 		r.Get("/compare", s.page(s.comparePage))
 		r.Get("/compare/with/{id}", s.page(s.compareWithPage))
+		r.Get("/history", s.page(s.historyPage)) // history.go
 
 		// Upload (upload*.go). Browsers send Sec-Fetch-Site/Origin; a
 		// cross-site form post is refused before it reaches the handler.

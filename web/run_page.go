@@ -29,6 +29,10 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l := i18n.FromContext(ctx)
+	historyURL, err := s.historyLink(ctx, id)
+	if err != nil {
+		return err
+	}
 	// The address without ?lang= is the x-default page and names itself as
 	// canonical (templates.NewBase), so it is a page of its own here.
 	page := &url.URL{Path: r.URL.Path}
@@ -38,7 +42,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		variant += "-default"
 	}
-	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + variant + "-" + s.version + `"`
+	// The history link depends on other runs, so it is part of the tag.
+	etag := `W/"` + id + "-" + strconv.FormatInt(rev, 10) + "-" + variant + "-" + s.version + "-h" + strconv.Itoa(len(historyURL)) + `"`
 	w.Header().Set("Cache-Control", "no-cache")
 	if notModified(w, r, etag) {
 		return nil
@@ -57,6 +62,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	view := report.Build(run, l)
+	if historyURL != "" {
+		view.HistoryURL, view.HistoryText = historyURL, l.T("history.link", map[string]any{"Engine": run.Engine.Name})
+	}
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, page, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags

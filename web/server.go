@@ -22,6 +22,7 @@ type Store interface {
 	compareStore
 	shareStore
 	accountStore
+	historyStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)

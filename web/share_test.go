@@ -108,6 +108,11 @@ func TestShareCSV(t *testing.T) {
 		same(what+" total_tps", rec[col["total_tps"]], c.TotalTPS)
 		same(what+" tbt_ms", rec[col["tbt_ms"]], c.TBTms)
 		same(what+" measured_s", rec[col["measured_s"]], c.MeasuredS)
+		same(what+" bound_tps", rec[col["bound_tps"]], c.BoundTPS)
+		same(what+" efficiency", rec[col["efficiency"]], c.Efficiency)
+		if (c.Status == run.Valid || c.Status == run.Queued) && c.Efficiency == nil {
+			t.Errorf("%s: %s without an efficiency", what, c.Status)
+		}
 	}
 	if cd := resp.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") {
 		t.Errorf("Content-Disposition %q", cd)

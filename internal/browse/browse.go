@@ -51,7 +51,7 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) BrowseRun {
 		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
 		Uploaded: it.UploadedAt.Format(time.DateOnly),
 		Single:   report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),
-		Demo: it.Demo,
+		Demo: it.Demo, AboveBound: it.AboveBound,
 	}
 }
 

@@ -51,6 +51,9 @@ type EntityData struct {
 	// seen with; Versions an engine's versions.
 	Seen     []store.Found
 	Versions []store.VersionRuns
+	// Histories link the setups it was measured in with several engine
+	// versions to their history.
+	Histories []Link
 }
 
 // seenPart is one group of an entity page's links across.
@@ -106,10 +109,13 @@ func NewEntityPage(l *i18n.Localizer, e EntityData) EntityPage {
 			Model:    link(b.ModelSlug, b.ModelName, paths.Model),
 			Hardware: link(b.HardwareSlug, b.HardwareName, paths.Hardware),
 			Engine:   link(b.EngineSlug, b.EngineName, paths.Engine),
-			Demo:     b.Demo,
+			Demo:     b.Demo, AboveBound: b.AboveBound,
 		})
 	}
 	p.Groups = entityLinks(l, e)
+	if len(e.Histories) > 0 {
+		p.Groups = append(p.Groups, LinkGroup{Label: l.T("history.entity_links", nil), Links: e.Histories})
+	}
 	return p
 }
 

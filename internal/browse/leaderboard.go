@@ -36,8 +36,8 @@ func NewLeaderboardPage(l *i18n.Localizer, b Board, choices Choices) Leaderboard
 		p.Queued = LeaderRows(l, q, b.Queued, false)
 	}
 	p.Form = Filters(l, "/leaderboard", q.Filter, choices)
-	showQueued := b.ShowQueued
-	p.Form.Queued = &showQueued
+	showQueued, includeFlagged := b.ShowQueued, q.IncludeFlagged
+	p.Form.Queued, p.Form.IncludeFlagged = &showQueued, &includeFlagged
 	p.Form.Selects = append([]Select{
 		pointSelect("ctx", l.T("leaderboard.context", nil), leaderContexts, q.Context, report.ContextLabel),
 		pointSelect("conc", l.T("leaderboard.concurrency", nil), leaderConcurrencies, q.Concurrency, strconv.Itoa),
@@ -62,7 +62,7 @@ func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, 
 			Engine:       link(r.EngineSlug, r.EngineName, paths.Engine),
 			Submitter:    link(r.SubmitterSlug, r.Submitter, paths.Submitter),
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
-			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo,
+			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, AboveBound: r.AboveBound,
 		}
 		if ranked {
 			out[i].Rank = i + 1

@@ -25,9 +25,11 @@ type FilterForm struct {
 	Selects []Select
 	// EngineVersion is typed: versions are many and free-form.
 	EngineVersion string
-	// Queued shows the leaderboard's queued toggle when not nil.
-	Queued    *bool
-	ClearHref string
+	// Queued shows the leaderboard's queued toggle when not nil;
+	// IncludeFlagged its toggle for runs above the physical bound.
+	Queued         *bool
+	IncludeFlagged *bool
+	ClearHref      string
 }
 
 // BrowseRun is one run in a browse list (/runs, home, entity pages).
@@ -39,6 +41,8 @@ type BrowseRun struct {
 	// formatted; "—" when the run has no valid cell for them.
 	Single, Peak string
 	Demo         bool
+	// AboveBound: a cell is above the physical bound (a badge says so).
+	AboveBound bool
 }
 
 // RunsPage is /runs.
@@ -57,7 +61,7 @@ type LeaderRow struct {
 	Href                               string // the run, with the cell highlighted
 	Model, Hardware, Engine, Submitter Link
 	Quantization, EngineVersion, Value string
-	Demo                               bool
+	Demo, AboveBound                   bool
 }
 
 // LeaderboardPage is /leaderboard.
@@ -76,7 +80,7 @@ type Best struct {
 	Cell, Value, Href string
 	Model, Hardware   Link
 	Engine            Link
-	Demo              bool
+	Demo, AboveBound  bool
 }
 
 // LinkGroup is a labelled list of links ("Engines seen on it").

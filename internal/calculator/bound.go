@@ -138,3 +138,7 @@ func (g GPU) tflops(compute string) float64 {
 	}
 	return 0
 }
+
+// TFLOPS16 is the GPU's dense 16-bit matrix rate, or the slower path it
+// falls back to when that is not published (FP32).
+func (g GPU) TFLOPS16() float64 { return g.tflops("fp16") }

@@ -90,29 +90,11 @@ func ParseForm(q url.Values) (Form, []Problem) {
 	return f, probs
 }
 
-// Query is the form as a query string, fields in a fixed order and
-// defaults left out, so the same calculation has one address.
+// Query is the form as a query string (calculator.Link's one encoding).
 func (f Form) Query() string {
-	v := url.Values{}
-	set := func(k, s, def string) {
-		if s != def {
-			v.Set(k, s)
-		}
-	}
-	set("gpu", f.GPU, "")
-	set("gpu_count", strconv.Itoa(f.Count), "1")
-	set("model", f.Model, "")
-	set("config", f.Config, "")
-	set("weights", f.Weights, "bf16")
-	set("head", f.Head, "bf16")
-	set("kv", f.KV, "bf16")
-	set("context", strconv.Itoa(f.Context), "0")
-	set("concurrency", strconv.Itoa(f.Concurrency), "1")
-	set("spec_tokens", strconv.Itoa(f.SpecTokens), "0")
-	if f.SpecTokens > 0 {
-		set("acceptance", strconv.FormatFloat(f.Acceptance, 'f', -1, 64), "")
-	}
-	return v.Encode()
+	return calculator.Link{GPU: f.GPU, Model: f.Model, Config: f.Config, Weights: f.Weights, Head: f.Head,
+		KV: f.KV, Count: f.Count, Context: f.Context, Concurrency: f.Concurrency,
+		SpecTokens: f.SpecTokens, Acceptance: f.Acceptance}.Query()
 }
 
 // Input is the calculation the form asks for, with the model from the

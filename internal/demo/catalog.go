@@ -1,10 +1,13 @@
 package demo
 
-import "github.com/speedmatrix/speedmatrix/internal/run"
+import (
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
 
-// gpu is one kind of accelerator the generator puts runs on. The figures
-// are the vendors' published specifications, rounded: a rough
-// roofline is all synthetic runs need.
+// gpu is one kind of accelerator the generator puts runs on. Its memory,
+// bandwidth and tensor rate are the decode calculator's figures
+// (internal/calculator's table), kept in one place.
 type gpu struct {
 	Name string
 	Type run.HardwareType
@@ -21,27 +24,57 @@ type gpu struct {
 	Eff float64
 }
 
+// machine is a gpu as the demo lists it: the calculator's row id in place
+// of the figures that row holds.
+type machine struct {
+	ID, Name string
+	Type     run.HardwareType
+	Counts   []int
+	Engines  []string
+	CPU, OS  string
+	Eff      float64
+}
+
 var cuda = []string{"vllm", "sglang", "llama.cpp"}
 
 // gpus spans consumer, workstation and datacenter NVIDIA parts, AMD, Apple
 // silicon and other unified-memory machines.
-var gpus = []gpu{
-	{"RTX 3060", run.DiscreteGPU, 12, 360, 25, []int{1, 2}, cuda, "AMD Ryzen 5 5600X", "Ubuntu 24.04", 0.70},
-	{"RTX 3090", run.DiscreteGPU, 24, 936, 71, []int{1, 2, 4}, cuda, "AMD Ryzen 9 5950X", "Ubuntu 22.04", 0.72},
-	{"RTX 4060 Ti", run.DiscreteGPU, 16, 288, 44, []int{1, 2}, cuda, "Intel Core i5-13600K", "Windows 11 (WSL2)", 0.68},
-	{"RTX 4090", run.DiscreteGPU, 24, 1008, 165, []int{1, 2, 4}, cuda, "AMD Ryzen 9 7950X", "Ubuntu 24.04", 0.74},
-	{"RTX 5090", run.DiscreteGPU, 32, 1792, 209, []int{1, 2}, cuda, "AMD Ryzen 9 9950X", "Ubuntu 24.04", 0.72},
-	{"RTX A6000", run.DiscreteGPU, 48, 768, 155, []int{1, 2, 4}, cuda, "AMD Threadripper PRO 5975WX", "Ubuntu 22.04", 0.72},
-	{"RTX PRO 6000 Blackwell", run.DiscreteGPU, 96, 1792, 250, []int{1, 2, 4}, cuda, "AMD Threadripper PRO 7985WX", "Ubuntu 24.04", 0.74},
-	{"A100 80GB", run.DiscreteGPU, 80, 2039, 312, []int{1, 2, 4, 8}, cuda, "AMD EPYC 7763", "Ubuntu 22.04", 0.78},
-	{"H100 SXM", run.DiscreteGPU, 80, 3350, 989, []int{1, 2, 4, 8}, cuda, "Intel Xeon Platinum 8480+", "Ubuntu 22.04", 0.80},
-	{"H200", run.DiscreteGPU, 141, 4800, 989, []int{1, 2, 4, 8}, cuda, "Intel Xeon Platinum 8480+", "Ubuntu 24.04", 0.80},
-	{"Instinct MI300X", run.DiscreteGPU, 192, 5300, 1307, []int{1, 2, 8}, []string{"vllm", "sglang"}, "AMD EPYC 9654", "Ubuntu 22.04", 0.62},
-	{"Radeon RX 7900 XTX", run.DiscreteGPU, 24, 960, 61, []int{1, 2}, []string{"vllm", "llama.cpp"}, "AMD Ryzen 7 7800X3D", "Ubuntu 24.04", 0.60},
-	{"Apple M2 Ultra", run.UnifiedMemory, 192, 800, 27, []int{1}, []string{"llama.cpp"}, "Apple M2 Ultra", "macOS 15.5", 0.60},
-	{"Apple M4 Max", run.UnifiedMemory, 128, 546, 17, []int{1}, []string{"llama.cpp"}, "Apple M4 Max", "macOS 15.5", 0.62},
-	{"DGX Spark GB10", run.UnifiedMemory, 128, 273, 100, []int{1}, []string{"vllm", "sglang", "llama.cpp"}, "NVIDIA Grace (20 cores)", "DGX OS 7", 0.65},
-	{"Ryzen AI Max+ 395", run.UnifiedMemory, 128, 256, 30, []int{1}, []string{"llama.cpp"}, "AMD Ryzen AI Max+ 395", "Fedora 42", 0.58},
+var gpus = withFigures([]machine{
+	{"rtx-3060-12gb", "RTX 3060", run.DiscreteGPU, []int{1, 2}, cuda, "AMD Ryzen 5 5600X", "Ubuntu 24.04", 0.70},
+	{"rtx-3090-24gb", "RTX 3090", run.DiscreteGPU, []int{1, 2, 4}, cuda, "AMD Ryzen 9 5950X", "Ubuntu 22.04", 0.72},
+	{"rtx-4060-ti-16gb", "RTX 4060 Ti", run.DiscreteGPU, []int{1, 2}, cuda, "Intel Core i5-13600K", "Windows 11 (WSL2)", 0.68},
+	{"rtx-4090-24gb", "RTX 4090", run.DiscreteGPU, []int{1, 2, 4}, cuda, "AMD Ryzen 9 7950X", "Ubuntu 24.04", 0.74},
+	{"rtx-5090-32gb", "RTX 5090", run.DiscreteGPU, []int{1, 2}, cuda, "AMD Ryzen 9 9950X", "Ubuntu 24.04", 0.72},
+	{"rtx-a6000-48gb", "RTX A6000", run.DiscreteGPU, []int{1, 2, 4}, cuda, "AMD Threadripper PRO 5975WX", "Ubuntu 22.04", 0.72},
+	{"rtx-pro-6000-blackwell-96gb", "RTX PRO 6000 Blackwell", run.DiscreteGPU, []int{1, 2, 4}, cuda, "AMD Threadripper PRO 7985WX", "Ubuntu 24.04", 0.74},
+	{"a100-80gb", "A100 80GB", run.DiscreteGPU, []int{1, 2, 4, 8}, cuda, "AMD EPYC 7763", "Ubuntu 22.04", 0.78},
+	{"h100-sxm-80gb", "H100 SXM", run.DiscreteGPU, []int{1, 2, 4, 8}, cuda, "Intel Xeon Platinum 8480+", "Ubuntu 22.04", 0.80},
+	{"h200-141gb", "H200", run.DiscreteGPU, []int{1, 2, 4, 8}, cuda, "Intel Xeon Platinum 8480+", "Ubuntu 24.04", 0.80},
+	{"instinct-mi300x-192gb", "Instinct MI300X", run.DiscreteGPU, []int{1, 2, 8}, []string{"vllm", "sglang"}, "AMD EPYC 9654", "Ubuntu 22.04", 0.62},
+	{"rx-7900-xtx-24gb", "Radeon RX 7900 XTX", run.DiscreteGPU, []int{1, 2}, []string{"vllm", "llama.cpp"}, "AMD Ryzen 7 7800X3D", "Ubuntu 24.04", 0.60},
+	{"apple-m2-ultra-192gb", "Apple M2 Ultra", run.UnifiedMemory, []int{1}, []string{"llama.cpp"}, "Apple M2 Ultra", "macOS 15.5", 0.60},
+	{"apple-m4-max-128gb", "Apple M4 Max", run.UnifiedMemory, []int{1}, []string{"llama.cpp"}, "Apple M4 Max", "macOS 15.5", 0.62},
+	{"gb10-128gb", "DGX Spark GB10", run.UnifiedMemory, []int{1}, []string{"vllm", "sglang", "llama.cpp"}, "NVIDIA Grace (20 cores)", "DGX OS 7", 0.65},
+	{"ryzen-ai-max-395-128gb", "Ryzen AI Max+ 395", run.UnifiedMemory, []int{1}, []string{"llama.cpp"}, "AMD Ryzen AI Max+ 395", "Fedora 42", 0.58},
+})
+
+// withFigures fills each machine's figures from the calculator's table; a
+// machine without a row is a programming error the tests catch at once.
+func withFigures(ms []machine) []gpu {
+	t, err := calculator.Data()
+	if err != nil {
+		panic(err)
+	}
+	out := make([]gpu, len(ms))
+	for i, m := range ms {
+		row, ok := t.GPUByID(m.ID)
+		if !ok {
+			panic("demo: no calculator row " + m.ID)
+		}
+		out[i] = gpu{Name: m.Name, Type: m.Type, VRAMGB: row.MemoryGB, BW: row.BandwidthGBs, TFLOPS: row.TFLOPS16(),
+			Counts: m.Counts, Engines: m.Engines, CPU: m.CPU, OS: m.OS, Eff: m.Eff}
+	}
+	return out
 }
 
 // model is one base model. Sizes are in billions of parameters; KVKiB is

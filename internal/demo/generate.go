@@ -152,6 +152,9 @@ func (s *setup) hardware(rng *rand.Rand) run.Hardware {
 func (s *setup) engine(rng *rand.Rand) run.Engine {
 	vs := engineVersions[s.eng]
 	e := run.Engine{Name: s.eng, Version: vs[rng.IntN(len(vs))], Quantization: s.q.Name}
+	if s.version != "" {
+		e.Version = s.version
+	}
 	switch s.eng {
 	case "llama.cpp":
 		e.Backend = "cuda"

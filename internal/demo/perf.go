@@ -24,12 +24,18 @@ type setup struct {
 	maxRunning int
 	// slots is llama.cpp's --parallel: more requests than slots queue.
 	slots int
+	// version, when set, is the engine version (a series run's); else
+	// one is drawn.
+	version string
 }
 
 // pickSetup chooses hardware, engine, model and quantisation that fit in
 // memory. The first runs walk the GPU and model lists in order, so even a
 // small demo covers all of them.
 func pickSetup(rng *rand.Rand, i int) *setup {
+	if s := seriesSetup(rng, i); s != nil {
+		return s
+	}
 	g := gpus[i%len(gpus)]
 	if i >= len(gpus) {
 		g = gpus[rng.IntN(len(gpus))]

@@ -8,6 +8,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats"
@@ -144,12 +145,14 @@ func derive(p *run.Parsed) *run.Run {
 	settings := p.Settings
 	settings.Contexts, settings.Concurrencies = status.Grid(p)
 	settings.PrefillContexts = prefillContexts(prefill)
-	return &run.Run{
+	r := &run.Run{
 		Submitter: p.Submitter, Provenance: p.Provenance, Tool: p.Tool, SourceFormat: p.Format,
 		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
 		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt,
 		RulesVersion: status.RulesVersion, Notes: p.Notes, Profile: p.Profile, Integrity: p.Integrity,
 	}
+	r.Flags, r.BoundVersion = calculator.Flags(r), calculator.BoundVersion()
+	return r
 }
 
 func prefillContexts(rows []run.PrefillRow) []int {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -11,19 +12,20 @@ import (
 
 // RederiveStore is what deriving stored runs again needs of the database.
 type RederiveStore interface {
-	StaleRuns(ctx context.Context, rulesVersion string) ([]string, error)
+	StaleRuns(ctx context.Context, rulesVersion, boundVersion string) ([]string, error)
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	ReplaceDerived(ctx context.Context, id string, r *run.Run) error
 }
 
-// RederiveStale derives every run stored under older status rules again
+// RederiveStale derives every run stored under older status rules (or
+// flagged with older calculator tables, calculator.BoundVersion) again
 // from its source document, so a change of the rules reaches every page,
 // and returns how many it renewed. The facts merged at upload (hardware,
 // engine, model, submitter) are the stored ones: the form's fields are not
 // in the source file.
 func RederiveStale(ctx context.Context, st RederiveStore) (int, error) {
-	ids, err := st.StaleRuns(ctx, status.RulesVersion)
+	ids, err := st.StaleRuns(ctx, status.RulesVersion, calculator.BoundVersion())
 	if err != nil {
 		return 0, err
 	}

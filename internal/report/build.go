@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -15,6 +16,7 @@ import (
 // them.
 func Build(r *run.Run, l *i18n.Localizer) *View {
 	reasons := cellReasons(r, l)
+	setup := calculator.ForRun(r)
 	v := &View{
 		ID:              r.ID,
 		Title:           Title(r, l),
@@ -26,8 +28,9 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		ProvenanceKind:  r.Provenance,
 		LaunchCommand:   r.Engine.LaunchCommand,
 		Prefill:         prefillRows(r, l),
-		Grid:            grid(r, l, reasons),
-		Rows:            rows(r, l, reasons),
+		Grid:            grid(r, l, reasons, setup),
+		Rows:            rows(r, l, reasons, setup),
+		Bound:           boundView(r, l, setup),
 		StatusNotes:     statusNotes(r, l),
 		TableNote:       l.T("run.note.medians", nil),
 		SourceURL:       paths.RunFile(r.ID, "/source"),
@@ -42,6 +45,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		v.Provenance = l.T("provenance."+string(r.Provenance), nil)
 	}
 	v.Verified, v.Badges = accountMarks(r, l)
+	v.Badges = append(v.Badges, flagBadge(l, calculator.Flags(r))...)
 	v.Sections = sections(r, l)
 	if warmsPromptCache(r) {
 		v.TTFTNote = l.T("run.note.ttft", nil)

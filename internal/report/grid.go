@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -44,7 +45,7 @@ func prefillRows(r *run.Run, l *i18n.Localizer) []PrefillRow {
 // grid lays the decode cells out as rows of contexts and columns of
 // concurrencies. A cell missing from the run (status derivation always
 // fills the grid, so only a hand-built run lacks one) is left blank.
-func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Grid {
+func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, setup calculator.RunSetup) Grid {
 	ctxs, concs := Axes(r)
 	g := Grid{Max: maxValidTPS(r)}
 	for _, c := range concs {
@@ -69,7 +70,9 @@ func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) Gri
 			if row.Sent == "" {
 				row.Sent = sentLabel(l, ctx, c.MeasuredContext)
 			}
-			row.Cells = append(row.Cells, gridCell(l, c, g.Max, reasons[c]))
+			cell := gridCell(l, c, g.Max, reasons[c])
+			_, cell.Efficiency = cellEfficiency(l, setup, c)
+			row.Cells = append(row.Cells, cell)
 		}
 		g.Rows = append(g.Rows, row)
 	}

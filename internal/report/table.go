@@ -1,19 +1,22 @@
 package report
 
 import (
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // rows is the All-measurements table: prefill rows first, then every decode
 // cell in grid order, as on the seed page.
-func rows(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string) []Row {
+func rows(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, setup calculator.RunSetup) []Row {
 	out := make([]Row, 0, len(r.Prefill)+len(r.Decode))
 	for i := range r.Prefill {
 		out = append(out, prefillTableRow(l, &r.Prefill[i]))
 	}
 	for i := range r.Decode {
-		out = append(out, decodeTableRow(r, l, &r.Decode[i], reasons))
+		row := decodeTableRow(r, l, &r.Decode[i], reasons)
+		row.Efficiency, _ = cellEfficiency(l, setup, &r.Decode[i])
+		out = append(out, row)
 	}
 	return out
 }
@@ -27,7 +30,7 @@ func prefillTableRow(l *i18n.Localizer, p *run.PrefillRow) Row {
 		Concurrency: 1, ConcurrencyLabel: l.Int(1),
 		Status: p.Status, StatusLabel: StatusLabel(l, p.Status),
 		TotalTPS: Dash, PerRequest: Dash, TTFT: Dash, TBT: Dash, AvgActive: Dash,
-		Completed: FormatCount(l, p.Completed), OutputTokens: Dash, MeasuredFor: Dash,
+		Completed: FormatCount(l, p.Completed), OutputTokens: Dash, MeasuredFor: Dash, Efficiency: Dash,
 	}
 	if p.Status == run.Valid {
 		row.TotalTPS = FormatTPS(l, p.PromptTPS)

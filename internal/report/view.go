@@ -40,6 +40,12 @@ type View struct {
 	LaunchCommand string
 	Prefill       []PrefillRow
 	Grid          Grid
+	// Bound is the run measured against the decode calculator's bound.
+	Bound BoundView
+	// HistoryURL links the setup's history across engine versions when
+	// runs of earlier versions exist (set by the page, which knows the
+	// other runs); HistoryText is the link's text.
+	HistoryURL, HistoryText string
 	// Rows are the All-measurements table: prefill rows, then decode cells.
 	Rows []Row
 	// StatusNotes explain each non-valid status the grid shows.
@@ -160,6 +166,8 @@ type Cell struct {
 	BG, FG string
 	// Heat is BG and FG as a stylesheet class (HeatClass), for pages.
 	Heat string
+	// Efficiency is "87 % of bound", empty when the cell has none.
+	Efficiency string
 }
 
 // Row is one line of the All-measurements table.
@@ -178,4 +186,6 @@ type Row struct {
 	// a fixed-duration run (see completed in table.go).
 	Completed, CompletedNote  string
 	OutputTokens, MeasuredFor string
+	// Efficiency is measured ÷ the calculator's bound, "87 %", or Dash.
+	Efficiency string
 }

@@ -52,7 +52,16 @@ type Run struct {
 	// "itl_includes_first_token"): where a tool means something else by a
 	// number and it could not be converted.
 	Notes []string `json:"notes,omitempty"`
+	// Flags are the run's plausibility flags (FlagAboveBound), derived
+	// with the calculator tables and rule BoundVersion names; the report
+	// and the API derive them afresh, lists read the stored ones.
+	Flags        []string `json:"-"`
+	BoundVersion string   `json:"-"`
 }
+
+// FlagAboveBound marks a run with a cell faster than the physical bound
+// allows: shown with a badge, never refused, left out of default rankings.
+const FlagAboveBound = "above_bound"
 
 // Provenance says whether a run was measured by the tool that wrote the file
 // or imported from elsewhere.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -16,7 +17,7 @@ import (
 // reason column is in the reader's language.
 var CSVHeader = []string{"phase", "context", "measured_context", "concurrency", "status", "reason",
 	"prompt_tps", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active",
-	"completed", "output_tokens", "measured_s"}
+	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency"}
 
 // CSV writes every measurement of r as RFC 4180 CSV (CRLF line ends): a
 // header row, one row per prefill row, then one per decode cell, in the
@@ -33,23 +34,34 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		p := &r.Prefill[i]
 		rec := []string{"prefill", itoa(p.Context), itoa0(p.MeasuredContext), "1", string(p.Status),
 			text(reasonOf(p.Status, report.PrefillReason(l, p))),
-			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", ""}
+			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", ""}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
+	setup := calculator.ForRun(r)
 	for i := range r.Decode {
 		c := &r.Decode[i]
+		b := setup.Cell(c)
 		rec := []string{"decode", itoa(c.Context), itoa0(c.MeasuredContext), itoa(c.Concurrency), string(c.Status),
 			text(reasonOf(c.Status, report.CellReason(l, c, &r.Settings))),
 			"", num(c.TotalTPS), num(c.PerRequestTPS), num(c.TTFTms), num(c.TBTms), num(c.AvgActive),
-			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS)}
+			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS), positive(b.BoundTPS, true), positive(b.Efficiency, b.OK)}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// positive is a bound or an efficiency at full precision, empty when the
+// calculator gave none.
+func positive(v float64, ok bool) string {
+	if !ok || v <= 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // reasonOf keeps a reason only where the status needs one.

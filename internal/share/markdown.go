@@ -24,6 +24,9 @@ func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error 
 	}
 	b.WriteString(mdEscape(EngineLineDisplay(r, l)) + "  \n")
 	b.WriteString(mdEscape(report.Summary(r, l)) + "\n\n")
+	if median := report.MedianLine(r, l); median != "" {
+		b.WriteString(mdEscape(median) + "\n\n")
+	}
 	b.WriteString("**" + mdEscape(l.T("run.section.decode", nil)) + "** " +
 		mdEscape(l.T("share.decode_sub", nil)) + "\n\n")
 	mdTable(&b, decodeTable(r, l))

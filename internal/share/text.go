@@ -26,6 +26,9 @@ func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool) stri
 	b.WriteString(Headline(r, l) + "\n")
 	b.WriteString(EngineLineDisplay(r, l) + "\n")
 	b.WriteString(report.Summary(r, l) + "\n\n")
+	if median := report.MedianLine(r, l); median != "" {
+		b.WriteString(median + "\n\n")
+	}
 	b.WriteString(grids(r, l))
 	if withURL {
 		b.WriteString(pageURL + "\n")
@@ -96,6 +99,9 @@ func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
 	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(Headline(r, l)) + "[/url][/b]\n")
 	b.WriteString(bbEscape(EngineLineDisplay(r, l)) + "\n")
 	b.WriteString(bbEscape(report.Summary(r, l)) + "\n\n")
+	if median := report.MedianLine(r, l); median != "" {
+		b.WriteString(bbEscape(median) + "\n\n")
+	}
 	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(grids(r, l), "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
 	b.WriteString("[url=" + pageURL + "]" + bbEscape(l.T("share.full_report", nil)) + "[/url]\n")
 	_, err := io.WriteString(w, b.String())

@@ -162,7 +162,7 @@ func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
 	var l LeaderRow
 	err := rows.Scan(&p.Context, &p.Concurrency, &l.RunID, &l.Value, &l.UploadedAt, &l.Demo,
 		&l.ModelSlug, &l.ModelName, &l.HardwareSlug, &l.HardwareName, &l.EngineSlug, &l.EngineName,
-		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug)
+		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug, &l.AboveBound)
 	l.UploadedAt = l.UploadedAt.UTC()
 	return l, err
 }

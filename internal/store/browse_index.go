@@ -127,6 +127,9 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run)
 	if len(ids) == 0 {
 		return nil
 	}
+	if err := setFlags(ctx, tx, ids, runs); err != nil {
+		return fmt.Errorf("flags: %w", err)
+	}
 	slugs, names := identityArgs(runs)
 	sh := shapeFor(len(ids))
 	which, set := sh.params(ids, slugs)

@@ -35,10 +35,10 @@ FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS v (kind, slug
 ORDER BY kind, slug, n
 ON CONFLICT (kind, slug) DO NOTHING`
 
-// bestCellsSelect lists a run's (or a group's) rankable cells as
+// bestCellsSelectAll lists a run's (or a group's) rankable cells as
 // best_cells rows: one per valid or queued cell and metric that has a
 // positive value.
-const bestCellsSelect = `
+const bestCellsSelectAll = `
 SELECT c.context, c.concurrency, m.metric, c.status,
     r.model_slug, r.model_base_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo,
     CASE WHEN m.metric = 'ttft_ms' THEN m.v ELSE -m.v END AS sort_value, m.v, r.id, r.uploaded_at
@@ -49,6 +49,11 @@ CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per
 WHERE c.status IN ('valid', 'queued') AND m.v > 0
     -- Hidden runs and lil-bench quick runs never rank.
     AND NOT r.hidden AND r.profile <> 'quick'`
+
+// bestCellsSelect is what best_cells holds: runs above the physical bound
+// are left out, so a group's best is its best plausible run; a leaderboard
+// that includes them ranks from bestCellsSelectAll instead.
+const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 
 const bestCellsColumns = `(context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at)`

@@ -27,6 +27,9 @@ type LeaderQuery struct {
 	Queued bool
 	Filter RunFilter
 	Limit  int
+	// IncludeFlagged ranks runs above the physical bound too; best_cells
+	// leaves them out, so such a board ranks from the runs' own cells.
+	IncludeFlagged bool
 }
 
 // LeaderRow is the best cell of one group (model variant, hardware, engine,
@@ -47,6 +50,7 @@ type LeaderRow struct {
 	EngineVersion    string    `db:"engine_version"`
 	Submitter        string    `db:"submitter"`
 	SubmitterSlug    string    `db:"submitter_slug"`
+	AboveBound       bool      `db:"above_bound"`
 }
 
 // leaderColumns names a best cell b of run r with its identities' names.
@@ -55,7 +59,7 @@ const leaderColumns = `b.run_id, b.value, b.uploaded_at, b.demo,
     b.hardware_slug, coalesce((SELECT name FROM identities WHERE kind = 'hardware' AND slug = b.hardware_slug), b.hardware_slug) AS hardware_name,
     b.engine_slug, coalesce((SELECT name FROM identities WHERE kind = 'engine' AND slug = b.engine_slug), b.engine_slug) AS engine_name,
     b.quantization_slug, coalesce((SELECT name FROM identities WHERE kind = 'quantization' AND slug = b.quantization_slug), '') AS quantization_name,
-    r.engine_version, r.submitter, r.submitter_slug`
+    r.engine_version, r.submitter, r.submitter_slug, r.above_bound`
 
 // Leaderboard ranks the groups' best cells at one grid point: better value
 // first (higher tok/s, lower TTFT), ties to the earlier upload, then to the
@@ -73,7 +77,7 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	}
 	var q query
 	var from string
-	if lq.Filter.grouped() {
+	if lq.Filter.grouped() && !lq.IncludeFlagged {
 		from = "best_cells b"
 		q.add("b.context = ?", lq.Context)
 		q.add("b.concurrency = ?", lq.Concurrency)
@@ -91,7 +95,11 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 		if err := s.filter(ctx, &live, lq.Filter, "r", false); err != nil {
 			return nil, err
 		}
-		from = fixLiveColumns(`(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + bestCellsSelect + ` AND ` +
+		cells := bestCellsSelect
+		if lq.IncludeFlagged {
+			cells = bestCellsSelectAll
+		}
+		from = fixLiveColumns(`(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + cells + ` AND ` +
 			live.and() + `) AS x ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, id) AS b`)
 		q.args = live.args
 	}

@@ -90,6 +90,8 @@ type RunItem struct {
 	ModelBaseSlug    string    `db:"model_base_slug"`
 	BestSingleTPS    *float64  `db:"best_single_tps"`
 	BestPeakTPS      *float64  `db:"best_peak_tps"`
+	// AboveBound: a cell is above the physical bound (run.FlagAboveBound).
+	AboveBound bool `db:"above_bound"`
 }
 
 // Cursor is the place of it in a list sorted by sort.
@@ -111,7 +113,8 @@ func (it *RunItem) Cursor(sort RunSort) Cursor {
 const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_slug,
     r.hardware_type, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb, r.hardware_cpu_name,
     r.hardware_slug, r.engine_name, r.engine_slug, r.engine_version, r.engine_quantization,
-    r.quantization_slug, r.model_id, r.model_served_name, r.model_slug, r.model_base_slug, r.best_single_tps, r.best_peak_tps`
+    r.quantization_slug, r.model_id, r.model_served_name, r.model_slug, r.model_base_slug, r.best_single_tps, r.best_peak_tps,
+    r.above_bound`
 
 // ListRuns returns at most limit runs matching f in sort order, starting
 // after the cursor (nil: from the top), and whether more follow.

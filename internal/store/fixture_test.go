@@ -20,6 +20,7 @@ var (
 func fullRun() *run.Run {
 	return &run.Run{
 		Submitter:         "Sandberg ✓",
+		BoundVersion:      "optimistic-1:0123456789ab",
 		SubmitterVerified: true,
 		Profile:           "quick",
 		Integrity:         "modified",

@@ -22,6 +22,9 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 		if r, err = scanRun(tx.QueryRow(ctx, selectRunSQL, id)); err != nil {
 			return notFound(err)
 		}
+		if err := scanFlags(ctx, tx, r); err != nil {
+			return err
+		}
 		rows, _ := tx.Query(ctx, selectDecodeSQL, id)
 		if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
 			return err

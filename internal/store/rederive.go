@@ -10,10 +10,12 @@ import (
 )
 
 // StaleRuns returns the ids of runs derived with other status rules than
-// rulesVersion, oldest first: they are to be derived again from their source.
-func (s *Store) StaleRuns(ctx context.Context, rulesVersion string) (_ []string, err error) {
-	defer wrap(&err, "StaleRuns(%q)", rulesVersion)
-	rows, _ := s.pool.Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 ORDER BY uploaded_at, id`, rulesVersion)
+// rulesVersion, or flagged with other calculator tables than boundVersion,
+// oldest first: they are to be derived again from their source.
+func (s *Store) StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
+	defer wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
+	rows, _ := s.pool.Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
+ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
@@ -48,6 +50,9 @@ WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillCon
 		}
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
 			return err
+		}
+		if err := setFlags(ctx, tx, []string{id}, []*run.Run{r}); err != nil {
+			return fmt.Errorf("flags: %w", err)
 		}
 		return reindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
 	})

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -40,8 +41,40 @@ type Document struct {
 	Model        run.Model        `json:"model"`
 	Settings     run.Settings     `json:"settings"`
 	Prefill      []run.PrefillRow `json:"prefill"`
-	Decode       []run.DecodeCell `json:"decode"`
+	Decode       []DecodeItem     `json:"decode"`
 	Source       Source           `json:"source"`
+	// Flags are the run's plausibility flags ("above_bound"), never read
+	// back on import: they are derived again.
+	Flags []string `json:"flags"`
+	// Bound is the run measured against the decode calculator.
+	Bound Bound `json:"bound"`
+}
+
+// DecodeItem is a decode cell with its bound: BoundTPS is the most the
+// run's setup allows at that cell (null when the calculator lacks a fact),
+// Efficiency measured ÷ bound (null unless the cell is valid or queued).
+type DecodeItem struct {
+	run.DecodeCell
+	BoundTPS   *float64 `json:"bound_tps"`
+	Efficiency *float64 `json:"efficiency"`
+}
+
+// Bound is what the cells' bounds assume and their median efficiency.
+type Bound struct {
+	// GPU and Model are the calculator's ids ("rtx-3060-12gb",
+	// "Qwen/Qwen3.5-4B"), empty when not found; Weights, Head and KV the
+	// formats assumed.
+	GPU      string `json:"gpu,omitempty"`
+	GPUCount int    `json:"gpu_count"`
+	Model    string `json:"model,omitempty"`
+	Weights  string `json:"weights,omitempty"`
+	Head     string `json:"head,omitempty"`
+	KV       string `json:"kv,omitempty"`
+	// MedianEfficiency is the median over the cells that have one.
+	MedianEfficiency *float64 `json:"median_efficiency"`
+	// Missing names the facts the calculator lacks: "gpu", "model",
+	// "precision".
+	Missing []string `json:"missing"`
 }
 
 // Source points at the document the run came from.
@@ -61,17 +94,44 @@ func New(r *run.Run, baseURL string) *Document {
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
-		Settings: r.Settings, Prefill: r.Prefill, Decode: r.Decode,
+		Settings: r.Settings, Prefill: r.Prefill, Flags: calculator.Flags(r),
 		Source: Source{SHA256: r.Source.SHA256, Filename: r.Source.Filename, Size: r.Source.Size,
 			URL: baseURL + paths.RunFile(r.ID, "/source")},
 	}
 	if d.Prefill == nil {
 		d.Prefill = []run.PrefillRow{}
 	}
-	if d.Decode == nil {
-		d.Decode = []run.DecodeCell{}
+	d.Decode, d.Bound = bounds(r)
+	if d.Flags == nil {
+		d.Flags = []string{}
 	}
 	return d
+}
+
+// bounds are the decode cells with their bounds, and the run's summary,
+// from calculator.RunSetup: the same figures the report page shows.
+func bounds(r *run.Run) ([]DecodeItem, Bound) {
+	s := calculator.ForRun(r)
+	items := make([]DecodeItem, len(r.Decode))
+	for i := range r.Decode {
+		items[i].DecodeCell = r.Decode[i]
+		b := s.Cell(&r.Decode[i])
+		if b.BoundTPS > 0 {
+			items[i].BoundTPS = &b.BoundTPS
+		}
+		if b.OK {
+			items[i].Efficiency = &b.Efficiency
+		}
+	}
+	sum := Bound{GPU: s.GPU.ID, GPUCount: s.Count, Model: s.Model.ID, Weights: s.Weights.Code,
+		Head: s.Head.Code, KV: s.KV, Missing: s.Missing}
+	if sum.Missing == nil {
+		sum.Missing = []string{}
+	}
+	if m, n := s.MedianEfficiency(r); n > 0 {
+		sum.MedianEfficiency = &m
+	}
+	return items, sum
 }
 
 // Encode writes the document of r, indented for people who read it.

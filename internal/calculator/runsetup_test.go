@@ -1,0 +1,116 @@
+package calculator_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
+	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+func seedRun(t *testing.T) *run.Run {
+	t.Helper()
+	u, err := demo.Upload(demo.SeedRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := ingest.Prepare(u, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The seed run's facts resolve to the worked example: FP8 weights with a
+// BF16 head, an int4 KV cache and two MTP drafts, on an RTX 3060 12GB;
+// measured against the bound without speculation its cells reach the
+// efficiencies worked out by hand (63.5 of 72.8, 428.8 of 508, 31.6 of 69.1).
+func TestSeedRunAgainstItsBound(t *testing.T) {
+	r := seedRun(t)
+	s := calculator.ForRun(r)
+	if !s.Known() || s.GPU.ID != "rtx-3060-12gb" || s.Model.ID != "Qwen/Qwen3.5-4B" ||
+		s.Weights.Code != "fp8" || s.Head.Code != "bf16" || s.KV != "int4" || s.SpecTokens != 2 {
+		t.Fatalf("seed setup %+v missing %v", s, s.Missing)
+	}
+	want := map[[2]int]float64{{0, 1}: 0.87, {0, 8}: 0.84, {32768, 1}: 0.46}
+	for i := range r.Decode {
+		c := &r.Decode[i]
+		w, ok := want[[2]int{c.Context, c.Concurrency}]
+		if !ok {
+			continue
+		}
+		b := s.Cell(c)
+		if !b.OK || math.Abs(b.Efficiency-w) > 0.01 {
+			t.Errorf("%d × %d: efficiency %.3f (bound %.1f), want %.2f", c.Context, c.Concurrency, b.Efficiency, b.BoundTPS, w)
+		}
+		delete(want, [2]int{c.Context, c.Concurrency})
+	}
+	if len(want) > 0 {
+		t.Errorf("cells not found: %v", want)
+	}
+	if f := calculator.Flags(r); len(f) != 0 {
+		t.Errorf("seed run flagged %v", f)
+	}
+	if m, n := s.MedianEfficiency(r); n < 10 || m <= 0.1 || m >= 1 {
+		t.Errorf("median efficiency %.3f over %d cells", m, n)
+	}
+}
+
+// A run claiming ten times the seed's rates is above the optimistic bound
+// and flagged; one that declares no launch command still gets the allowance
+// for undeclared speculation, so twice the seed's rate is not.
+func TestFlagAboveBound(t *testing.T) {
+	for _, c := range []struct {
+		factor  float64
+		command string
+		flagged bool
+	}{{10, "keep", true}, {2, "", false}, {5, "keep", true}} {
+		r := seedRun(t)
+		if c.command == "" {
+			r.Engine.LaunchCommand = ""
+		}
+		for i := range r.Decode {
+			if v := r.Decode[i].TotalTPS; v != nil {
+				*v *= c.factor
+			}
+		}
+		if got := len(calculator.Flags(r)) > 0; got != c.flagged {
+			t.Errorf("×%.1f (command %q): flagged %v, want %v", c.factor, c.command, got, c.flagged)
+		}
+	}
+}
+
+func TestMissingFacts(t *testing.T) {
+	r := seedRun(t)
+	r.Hardware.GPUName, r.Model.ID, r.Model.ServedName, r.Engine.Quantization = "Mystery GPU 9000", "acme/unknown-7b", "", ""
+	s := calculator.ForRun(r)
+	if len(s.Missing) != 3 || s.Bound(0, 1) != 0 || s.Optimistic(0, 1) != 0 {
+		t.Errorf("missing %v, bound %v", s.Missing, s.Bound(0, 1))
+	}
+	for _, c := range []struct{ q, id, w, h string }{
+		{"Q4_K_M", "unsloth/Qwen3-8B-GGUF", "q4_k_m", "q6_k"}, {"", "Qwen/Qwen3-8B-AWQ", "int4", "bf16"},
+		{"BF16", "meta-llama/Llama-3.1-8B-Instruct", "bf16", "bf16"}, {"MXFP4", "openai/gpt-oss-20b", "mxfp4", "bf16"},
+	} {
+		w, h, ok := calculator.PrecisionFor(c.q, c.id)
+		if !ok || w.Code != c.w || h.Code != c.h {
+			t.Errorf("PrecisionFor(%q, %q) = %s, %s, %v", c.q, c.id, w.Code, h.Code, ok)
+		}
+	}
+}
+
+// Every machine the demo runs on has a row, found the way a run's hardware
+// finds it.
+func TestDemoHardwareHasRows(t *testing.T) {
+	d, err := calculator.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range demo.Hardware() {
+		if _, ok := d.GPUFor(h); !ok {
+			t.Errorf("demo GPU %q (%v GB): no row", h.GPUName, h.VRAMGB)
+		}
+	}
+}

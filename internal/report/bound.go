@@ -1,0 +1,89 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// BoundView is the run measured against the decode calculator's bound.
+type BoundView struct {
+	// Median is "Median: 61 % of the decode bound over 17 cells"; empty
+	// when no cell has an efficiency.
+	Median string
+	// Setup says what the bound assumes: "RTX 3060 12GB · Qwen/Qwen3.5-4B ·
+	// weights fp8, head bf16, KV cache int4 · without speculative decoding".
+	Setup string
+	// Missing words each fact the calculator lacks, in calculator.Missing*
+	// order; the cells then show no efficiency.
+	Missing []string
+	// CalculatorURL is /calculator prefilled with the run's setup.
+	CalculatorURL string
+}
+
+// CalculatorPath is the calculator page's address.
+const CalculatorPath = "/calculator"
+
+// FormatEfficiency is measured ÷ bound as a whole percentage: "87 %".
+func FormatEfficiency(l *i18n.Localizer, v float64) string {
+	return l.T("bound.percent", map[string]any{"V": l.Dec(v*100, 0)})
+}
+
+// cellEfficiency is a cell's efficiency for the table ("87 %", or Dash)
+// and for the grid ("87 % of bound", or "").
+func cellEfficiency(l *i18n.Localizer, s calculator.RunSetup, c *run.DecodeCell) (table, grid string) {
+	b := s.Cell(c)
+	if !b.OK {
+		return Dash, ""
+	}
+	pct := FormatEfficiency(l, b.Efficiency)
+	return pct, l.T("bound.of_bound", map[string]any{"V": pct})
+}
+
+func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) BoundView {
+	v := BoundView{CalculatorURL: CalculatorPath + "?" + s.Link(r.Model.ID).Query()}
+	for _, m := range s.Missing {
+		name := ""
+		switch m {
+		case calculator.MissingGPU:
+			name = hardwareName(r.Hardware, l)
+		case calculator.MissingModel:
+			name = joinNonEmpty(" ", r.Model.ID, r.Model.ServedName)
+		}
+		v.Missing = append(v.Missing, l.T("bound.missing."+m, map[string]any{"Name": name}))
+	}
+	if !s.Known() {
+		return v
+	}
+	formats := l.T("bound.formats", map[string]any{"Weights": s.Weights.Code, "Head": s.Head.Code, "KV": s.KV})
+	gpu := s.GPU.Name
+	if s.Count > 1 {
+		gpu = l.T("unit.count_x", map[string]any{"V": l.Int(int64(s.Count))}) + gpu
+	}
+	v.Setup = strings.Join([]string{gpu, s.Model.ID, formats, l.T("bound.no_spec", nil)}, l.T("common.dot_sep", nil))
+	v.Median = MedianLine(r, l)
+	return v
+}
+
+// flagBadge is the mark of a run with a cell above the physical bound.
+func flagBadge(l *i18n.Localizer, flags []string) []Badge {
+	for _, f := range flags {
+		if f == calculator.FlagAboveBound {
+			return []Badge{{Kind: "above-bound", Label: l.T("bound.flag", nil), Title: l.T("bound.flag_title", nil)}}
+		}
+	}
+	return nil
+}
+
+// MedianLine is the run's median efficiency line ("Median: 61 % of the
+// decode bound, over 17 cells"), empty when no cell has one: the report's
+// line, for the exports.
+func MedianLine(r *run.Run, l *i18n.Localizer) string {
+	s := calculator.ForRun(r)
+	if m, n := s.MedianEfficiency(r); n > 0 {
+		return l.N("bound.median", n, map[string]any{"V": FormatEfficiency(l, m)})
+	}
+	return ""
+}

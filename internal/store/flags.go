@@ -1,0 +1,36 @@
+package store
+
+import (
+	"context"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// setFlags stores the runs' plausibility flags and the version they were
+// derived with, before the browse index reads them (best_cells leaves
+// flagged runs out).
+func setFlags(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
+	above := make([]bool, len(runs))
+	versions := make([]string, len(runs))
+	for i, r := range runs {
+		above[i], versions[i] = slices.Contains(r.Flags, run.FlagAboveBound), r.BoundVersion
+	}
+	_, err := tx.Exec(ctx, `
+UPDATE runs r SET above_bound = f.above, bound_version = f.version
+FROM unnest($1::text[], $2::boolean[], $3::text[]) AS f (id, above, version)
+WHERE r.id = f.id`, ids, above, versions)
+	return err
+}
+
+// scanFlags reads the stored flags of run r (its ID set) into it.
+func scanFlags(ctx context.Context, tx pgx.Tx, r *run.Run) error {
+	var above bool
+	err := tx.QueryRow(ctx, `SELECT above_bound, bound_version FROM runs WHERE id = $1`, r.ID).Scan(&above, &r.BoundVersion)
+	if above {
+		r.Flags = []string{run.FlagAboveBound}
+	}
+	return err
+}

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// HistoryQuery names one setup and cell: the model (a variant's or a base
+// model's slug), hardware (its slug holds the GPU count), engine and, when
+// not empty, quantization slugs.
+type HistoryQuery struct {
+	Model, Hardware, Engine, Quantization string
+	Context, Concurrency                  int
+}
+
+// HistoryPoint is one engine version's best valid total tok/s at the cell.
+type HistoryPoint struct {
+	EngineVersion string  `db:"engine_version"`
+	RunID         string  `db:"id"`
+	Value         float64 `db:"total_tps"`
+	Demo          bool    `db:"demo"`
+}
+
+// historyWhere picks the runs a history reads ($1–$4): the setup's shown,
+// rankable runs that name a version; flagged runs are left out, as from
+// rankings.
+const historyWhere = `(r.model_slug = $1 OR r.model_base_slug = $1) AND r.hardware_slug = $2
+    AND r.engine_slug = $3 AND ($4 = '' OR r.quantization_slug = $4) AND r.engine_version <> ''
+    AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick'`
+
+// History returns each engine version's best valid total tok/s at the
+// cell (ties to the earlier upload), in no particular order: versions are
+// ordered by internal/history, which knows how to read them.
+func (s *Store) History(ctx context.Context, q HistoryQuery) (_ []HistoryPoint, err error) {
+	defer wrap(&err, "History(%+v)", q)
+	rows, _ := s.pool.Query(ctx, `
+SELECT DISTINCT ON (r.engine_version) r.engine_version, r.id, c.total_tps, r.demo
+FROM runs r JOIN decode_cells c ON c.run_id = r.id
+WHERE `+historyWhere+`
+    AND c.context = $5 AND c.concurrency = $6 AND c.status = 'valid' AND c.total_tps > 0
+ORDER BY r.engine_version, c.total_tps DESC, r.uploaded_at, r.id`,
+		q.Model, q.Hardware, q.Engine, q.Quantization, q.Context, q.Concurrency)
+	return pgx.CollectRows(rows, pgx.RowToStructByName[HistoryPoint])
+}
+
+// HistoryOptions are what a history's form offers: the cells measured
+// valid by the setup's runs (by context, then concurrency) and their
+// quantizations, most runs first.
+type HistoryOptions struct {
+	Cells         []GridPoint
+	Quantizations []string
+}
+
+// HistoryChoices returns the options of q's setup (its cell ignored).
+func (s *Store) HistoryChoices(ctx context.Context, q HistoryQuery) (_ HistoryOptions, err error) {
+	defer wrap(&err, "HistoryChoices(%+v)", q)
+	var o HistoryOptions
+	args := []any{q.Model, q.Hardware, q.Engine, q.Quantization}
+	rows, _ := s.pool.Query(ctx, `
+SELECT DISTINCT c.context, c.concurrency FROM runs r JOIN decode_cells c ON c.run_id = r.id
+WHERE `+historyWhere+` AND c.status = 'valid' AND c.total_tps > 0
+ORDER BY c.context, c.concurrency`, args...)
+	if o.Cells, err = pgx.CollectRows(rows, pgx.RowToStructByPos[GridPoint]); err != nil {
+		return o, err
+	}
+	args[3] = "" // every quantization of the setup
+	rows, _ = s.pool.Query(ctx, `
+SELECT r.quantization_slug FROM runs r WHERE `+historyWhere+`
+GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args...)
+	o.Quantizations, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	return o, err
+}
+
+// SetupVersions returns the run's setup as a history names it (its cell
+// left zero) and the engine versions its setup's runs name, so a report
+// can link to the history when earlier versions exist.
+func (s *Store) SetupVersions(ctx context.Context, id string) (q HistoryQuery, version string, versions []string, err error) {
+	defer wrap(&err, "SetupVersions(%q)", id)
+	err = s.pool.QueryRow(ctx, `SELECT model_slug, hardware_slug, engine_slug, quantization_slug, engine_version
+FROM runs WHERE id = $1`, id).Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantization, &version)
+	if err != nil {
+		return q, "", nil, notFound(err)
+	}
+	rows, _ := s.pool.Query(ctx, `SELECT DISTINCT r.engine_version FROM runs r WHERE `+historyWhere,
+		q.Model, q.Hardware, q.Engine, q.Quantization)
+	versions, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	return q, version, versions, err
+}
+
+// Setup is a model, hardware, engine and quantization whose runs name
+// several engine versions: one history.
+type Setup struct {
+	HistoryQuery
+	Versions int
+}
+
+// historyKindColumn is the runs column an entity page of a kind filters by.
+var historyKindColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "engine_slug",
+	KindModel: "model_slug", KindModelBase: "model_base_slug"}
+
+// SetupsWithHistory returns up to limit setups of the identity (kind and
+// slug) measured with more than one engine version, most versions first.
+func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit int) (_ []Setup, err error) {
+	defer wrap(&err, "SetupsWithHistory(%s, %q)", kind, slug)
+	col, ok := historyKindColumn[kind]
+	if !ok {
+		return nil, nil
+	}
+	rows, _ := s.pool.Query(ctx, `
+SELECT model_slug, hardware_slug, engine_slug, quantization_slug, count(DISTINCT engine_version)
+FROM runs WHERE `+col+` = $1 AND engine_version <> '' AND NOT hidden AND NOT above_bound AND profile <> 'quick'
+GROUP BY model_slug, hardware_slug, engine_slug, quantization_slug
+HAVING count(DISTINCT engine_version) > 1
+ORDER BY count(DISTINCT engine_version) DESC, model_slug, hardware_slug, engine_slug, quantization_slug
+LIMIT $2`, slug, limit)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Setup, error) {
+		var st Setup
+		err := row.Scan(&st.Model, &st.Hardware, &st.Engine, &st.Quantization, &st.Versions)
+		return st, err
+	})
+}
