@@ -221,6 +221,9 @@ func TestTwoInstancesOnEmptyDatabase(t *testing.T) {
 		wg.Go(func() { servers[i] = startServer(t, url) })
 	}
 	wg.Wait()
+	if t.Failed() { // a server did not start; its goroutine said why
+		return
+	}
 	for i, s := range servers {
 		resp, err := http.Get(s.base + "/readyz")
 		if err != nil {

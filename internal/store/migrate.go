@@ -25,10 +25,22 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this build")
 // schema by hand and then set the version with `migrate force`.
 var ErrSchemaDirty = errors.New("database schema is dirty (a migration failed part-way)")
 
+// migrateLockKey names the advisory lock that serialises Migrate across
+// processes ("smmigrat" in ASCII); migrate's own lock uses another key.
+const migrateLockKey = 0x736d6d6967726174
+
 // Migrate brings the database at databaseURL up to the newest embedded
-// migration. Concurrent callers are serialised by migrate's advisory lock.
+// migration. Concurrent callers (instances starting together) are
+// serialised by an advisory lock held for the whole call: migrate's own
+// lock covers only Up, and the version check before it would otherwise read
+// the dirty flag another instance sets while it applies a file.
 func Migrate(ctx context.Context, databaseURL string) (err error) {
 	defer wrap(&err, "Migrate")
+	unlock, err := lockMigrations(ctx, databaseURL)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	latest, err := latestVersion()
 	if err != nil {
 		return err
@@ -71,6 +83,25 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 		return err
 	}
 	return backfillBrowse(ctx, databaseURL)
+}
+
+// lockMigrations waits for the migration lock on a connection of its own
+// and returns the function that releases it (closing the connection
+// releases it too, should the unlock fail).
+func lockMigrations(ctx context.Context, databaseURL string) (func(), error) {
+	conn, err := pgx.Connect(ctx, databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", int64(migrateLockKey)); err != nil {
+		conn.Close(context.Background())
+		return nil, fmt.Errorf("waiting for the migration lock: %w", err)
+	}
+	return func() {
+		ctx := context.Background()
+		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", int64(migrateLockKey))
+		conn.Close(ctx)
+	}, nil
 }
 
 // SchemaCurrent returns nil when the database is at the newest embedded
