@@ -87,7 +87,10 @@ func sweep(t *testing.T, s *site, clock *fakeClock) {
 	var counting countingSweeper
 	counting.st = s.store
 	counting.passed = make(chan struct{}, 1)
-	go func() { defer close(done); web.SweepDrafts(ctx, &counting, clock.now, time.Hour, slog.New(slog.DiscardHandler)) }()
+	go func() {
+		defer close(done)
+		web.SweepDrafts(ctx, &counting, clock.now, time.Hour, slog.New(slog.DiscardHandler))
+	}()
 	select {
 	case <-counting.passed:
 	case <-time.After(10 * time.Second):
