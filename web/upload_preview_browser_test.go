@@ -59,29 +59,7 @@ func TestBrowserUploadPreview(t *testing.T) {
 		}
 	})
 
-	t.Run("sweep of three files", func(t *testing.T) {
-		tab := newTab(t, browser)
-		files := formatstest.VLLMSweep(t, sweepModel, []int{4000}, []int{1, 2, 4})
-		cdpDo(t, tab, "choose three files and upload",
-			chromedp.Navigate(s.URL+"/upload?lang=en"),
-			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), writeFiles(t, files)),
-			chromedp.Click(chromedp.CSS("#upload-submit")),
-			chromedp.WaitReady(chromedp.CSS("#draft-form")),
-		)
-		if n := cdpRun(t, tab, "cells", chromedp.Evaluate[int](`document.querySelectorAll('table.grid td[data-status="valid"]').length`)); n != 3 {
-			t.Errorf("the sweep's preview shows %d valid cells, want 3 (one per file)", n)
-		}
-		// The files name their GPU: it waits behind the disclosure.
-		if v := cdpRun(t, tab, "GPU behind change", chromedp.Evaluate[string](
-			`(document.querySelector('details.change [name="gpu_name"]') || {value: ''}).value`)); v != "H100" {
-			t.Errorf("the files' GPU behind the change disclosure = %q, want H100", v)
-		}
-		id := fillAndPublish(t, tab, map[string]string{"#f-vram_gb": "80", "#f-engine_version": "0.11.0"})
-		main := cdpRun(t, tab, "main", chromedp.Text(chromedp.CSS("main")))
-		if id == seedRun || !strings.Contains(main, "Llama-3.1-8B-Instruct") || !strings.Contains(main, "0.11.0") || !strings.Contains(main, "H100 80GB") {
-			t.Errorf("the sweep's report (%s) lacks its model or the typed version", id)
-		}
-	})
+	t.Run("sweep of three files", func(t *testing.T) { previewSweep(t, browser, s, seedRun) })
 
 	t.Run("without JavaScript", func(t *testing.T) {
 		tab := newTab(t, browser)
@@ -172,5 +150,32 @@ func dropFiles(t *testing.T, tab context.Context, sel string, files []string) {
 			_, err := cdp.Call(ctx, tg, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: pos[0], Y: pos[1], Data: data})
 			return err
 		}))
+	}
+}
+
+// previewSweep publishes three files of a vLLM sweep through the file
+// input: one preview with a cell per file, the files' GPU behind the
+// change disclosure, one report.
+func previewSweep(t *testing.T, browser context.Context, s *site, seedRun string) {
+	tab := newTab(t, browser)
+	files := formatstest.VLLMSweep(t, sweepModel, []int{4000}, []int{1, 2, 4})
+	cdpDo(t, tab, "choose three files and upload",
+		chromedp.Navigate(s.URL+"/upload?lang=en"),
+		chromedp.SetUploadFiles(chromedp.CSS("#f-file"), writeFiles(t, files)),
+		chromedp.Click(chromedp.CSS("#upload-submit")),
+		chromedp.WaitReady(chromedp.CSS("#draft-form")),
+	)
+	if n := cdpRun(t, tab, "cells", chromedp.Evaluate[int](`document.querySelectorAll('table.grid td[data-status="valid"]').length`)); n != 3 {
+		t.Errorf("the sweep's preview shows %d valid cells, want 3 (one per file)", n)
+	}
+	// The files name their GPU: it waits behind the disclosure.
+	if v := cdpRun(t, tab, "GPU behind change", chromedp.Evaluate[string](
+		`(document.querySelector('details.change [name="gpu_name"]') || {value: ''}).value`)); v != "H100" {
+		t.Errorf("the files' GPU behind the change disclosure = %q, want H100", v)
+	}
+	id := fillAndPublish(t, tab, map[string]string{"#f-vram_gb": "80", "#f-engine_version": "0.11.0"})
+	main := cdpRun(t, tab, "main", chromedp.Text(chromedp.CSS("main")))
+	if id == seedRun || !strings.Contains(main, "Llama-3.1-8B-Instruct") || !strings.Contains(main, "0.11.0") || !strings.Contains(main, "H100 80GB") {
+		t.Errorf("the sweep's report (%s) lacks its model or the typed version", id)
 	}
 }
