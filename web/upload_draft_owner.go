@@ -41,7 +41,7 @@ func randomKey() string {
 }
 
 // validDraftID cheaply refuses addresses no draft can have.
-func validDraftID(id string) bool { return len(id) == 26 && validID(id[:16]) && validID(id[16:]) }
+func validDraftID(id string) bool { return len(id) == 26 && validID(id) }
 
 // draftOwner is the owner key of the request's browser: "browser:" and the
 // hash of its cookie. A signed-in account will own its drafts under a key
