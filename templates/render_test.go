@@ -178,11 +178,31 @@ func TestOtherPages(t *testing.T) {
 			Errors:  map[string][]string{"gpu_count": {"Enter a whole number."}},
 			General: []string{"$.results[3].aggregate_tps: must not be negative."},
 		}
-		up := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
-			return UploadPage(base(l, "/upload", "upload"), form)
+		step1 := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
+			return UploadPage(base(l, "/upload", "upload"), UploadForm{Errors: map[string][]string{"file": {"$: not JSON"}}})
 		})
-		if up.Find(`form[method="post"][action="/upload"][enctype="multipart/form-data"] input[type="file"][name="file"]`).Length() != 1 {
-			t.Errorf("%s: no file input", lang.Tag)
+		if step1.Find(`form[method="post"][action="/upload"][enctype="multipart/form-data"] input[type="file"][name="file"][multiple][aria-invalid="true"]`).Length() != 1 {
+			t.Errorf("%s: no file input marked invalid", lang.Tag)
+		}
+		if step1.Find(`#upload-errors[role="alert"] a[href="#f-file"]`).Length() != 1 || step1.Find(`#drop-zone label[for="f-file"]`).Length() != 1 {
+			t.Errorf("%s: the refused file is not in the summary, or the drop zone has no label", lang.Tag)
+		}
+		// The preview: every field of the form, the file's own behind the
+		// change disclosure, which opens when one of them is refused.
+		fromFile := map[string]string{"engine_name": "vllm", "gpu_count": "1"}
+		up := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
+			r := reporttest.Run()
+			d := NewDraftForm("abcdefghijklmnopqrstuvwxyz", []string{"r.json"}, fromFile, form, []string{"The GPU is unknown."})
+			return DraftPage(base(l, "/upload/drafts/abcdefghijklmnopqrstuvwxyz", "draft"), d, report.Build(r, l), nil)
+		})
+		if up.Find(`details.change[open] [name="engine_name"]`).AttrOr("value", "") != "vllm" || up.Find(`details.change [name="gpu_name"]`).Length() != 0 {
+			t.Errorf("%s: the file's fields are not (all and only) behind the open disclosure", lang.Tag)
+		}
+		if up.Find(`#draft-notices li`).Text() != "The GPU is unknown." || up.Find(`form[action$="/discard"] button`).Length() != 1 {
+			t.Errorf("%s: the notices or the discard button are missing", lang.Tag)
+		}
+		if up.Find(`#downloads`).Length() != 0 || up.Find(`table.grid`).Length() != 1 {
+			t.Errorf("%s: the preview's report shows downloads, or no grid", lang.Tag)
 		}
 		if got := up.Find(`input[name="gpu_count"]`).AttrOr("value", ""); got != "two" {
 			t.Errorf("%s: value not kept: %q", lang.Tag, got)

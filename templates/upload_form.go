@@ -18,6 +18,8 @@ type UploadForm struct {
 	// General holds problems that belong to no one field (the file's
 	// content, a JSON path inside it).
 	General []string
+	// Discarded says the page follows a discarded preview.
+	Discarded bool
 }
 
 // FieldKind says how a field is entered.
@@ -125,4 +127,13 @@ func (f UploadForm) FieldErrors() []FieldError {
 		}
 	}
 	return out
+}
+
+// fileNote is the id of the note that shows a field's value in the file,
+// for aria-describedby ("" when the file says nothing).
+func fileNote(name, fromFile string) string {
+	if fromFile == "" {
+		return ""
+	}
+	return " " + fieldID(name) + "-file"
 }

@@ -146,6 +146,8 @@ func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
 		"POST /api/v1/runs": {
 			{"/api/v1/runs", v020, []string{json, bearer}, 201},
 			{"/api/v1/runs", v020, []string{json}, 200}, // stored by the call before
+			{"/api/v1/runs?dry_run=1", seed, []string{json}, 200},
+			{"/api/v1/runs?dry_run=1", []byte(`{"metadata": {}}`), []string{json}, 422},
 			{"/api/v1/runs", []byte(`{"metadata": {}}`), []string{json}, 422},
 			{"/api/v1/runs", []byte(`{`), []string{json}, 400},
 			{"/api/v1/runs", seed, []string{"Content-Type: text/plain"}, 415},

@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -17,7 +20,8 @@ type createdRun struct {
 }
 
 // apiCreateRun is POST /api/v1/runs: 201 with Location for a new run, 200
-// with the same body for a document already stored.
+// with the same body for a document already stored; with ?dry_run=1 the
+// run it would store, and nothing stored.
 func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
 	if err != nil {
@@ -28,6 +32,9 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	up.Account = account
+	if dryRun(r) {
+		return s.apiDryRun(w, r, up)
+	}
 	res, err := ingest.Ingest(r.Context(), s.store, up)
 	if err != nil {
 		return err
@@ -67,4 +74,52 @@ func validID(id string) bool {
 		}
 	}
 	return true
+}
+
+// dryRun reports whether an upload asks only for its preview.
+func dryRun(r *http.Request) bool {
+	switch strings.ToLower(r.URL.Query().Get("dry_run")) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// apiDryRun answers an upload with the run it would become: the same
+// document as /runs/{id}.json without the addresses only a stored run has
+// (id, url, the source's url), and "missing", the metadata fields neither
+// the file nor the upload fills, in the order of the upload form. Nothing
+// is stored; a refusal is the same refusal as a real upload's.
+func (s *Server) apiDryRun(w http.ResponseWriter, r *http.Request, up ingest.Upload) error {
+	rn, _, err := ingest.Prepare(up, s.now())
+	if err != nil {
+		return err
+	}
+	fromFile, err := ingest.FileFields(up.Files)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(export.New(rn, s.origin(r)))
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers go out exactly as /runs/{id}.json writes them
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	delete(doc, "id")
+	delete(doc, "url")
+	if src, ok := doc["source"].(map[string]any); ok {
+		delete(src, "url")
+	}
+	given := map[string]string{}
+	for k, v := range up.Fields {
+		if strings.TrimSpace(v) != "" {
+			given[k] = v
+		}
+	}
+	doc["missing"] = ingest.Missing(fromFile, given)
+	return writeJSON(w, http.StatusOK, doc)
 }

@@ -28,7 +28,13 @@ func readFile(t testing.TB, path string) []byte {
 // post sends body to the API and decodes the JSON answer.
 func (s *site) post(t testing.TB, contentType string, body []byte, headers ...string) (*http.Response, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", s.URL+"/api/v1/runs", bytes.NewReader(body))
+	return s.postTo(t, "/api/v1/runs", contentType, body, headers...)
+}
+
+// postTo is post to another address (a query, another door).
+func (s *site) postTo(t testing.TB, path, contentType string, body []byte, headers ...string) (*http.Response, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", s.URL+path, bytes.NewReader(body))
 	req.Header.Set("Content-Type", contentType)
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ": ")

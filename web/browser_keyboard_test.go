@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
-	"github.com/speedmatrix/speedmatrix/templates"
 )
 
 // focused is the element that has the keyboard focus, as a test names it.
@@ -75,6 +74,7 @@ func TestKeyboard(t *testing.T) {
 	}
 	en := b.Localizer("en")
 	t.Run("upload", func(t *testing.T) { keyboardUpload(t, newTab(t, browser), s, en) })
+	t.Run("preview and publish", func(t *testing.T) { keyboardPreview(t, newTab(t, browser), s) })
 	for _, path := range []string{"/runs", "/leaderboard"} {
 		t.Run("filters "+path, func(t *testing.T) { keyboardFilters(t, newTab(t, browser), s, path) })
 	}
@@ -85,13 +85,7 @@ func TestKeyboard(t *testing.T) {
 // keyboardUpload tabs through the upload form, submits a file that is not
 // JSON with Enter and checks what a keyboard or screen reader user meets.
 func keyboardUpload(t *testing.T, tab context.Context, s *site, en *i18n.Localizer) {
-	want := []string{"f-file"}
-	for _, g := range templates.UploadFields {
-		for _, f := range g.Fields {
-			want = append(want, "f-"+f.Name)
-		}
-	}
-	want = append(want, "upload-submit")
+	want := []string{"f-file", "upload-submit"}
 	cdpDo(t, tab, "open the form", chromedp.Navigate(s.URL+"/upload?lang=en"))
 	// A file is chosen in the system's dialog, which the browser drives;
 	// the test sets it and leaves the rest to the keyboard.
@@ -117,6 +111,33 @@ func keyboardUpload(t *testing.T, tab context.Context, s *site, en *i18n.Localiz
 	cdpDo(t, tab, "Tab to the summary's link", chromedp.KeyEvent(kb.Tab))
 	if f := cdpRun(t, tab, "focus", chromedp.Evaluate[focused](focusedJS)); f.Key != "/upload#f-file" || !f.Visible {
 		t.Errorf("Tab from the summary reaches %+v, want its link to #f-file", f)
+	}
+}
+
+// keyboardPreview uploads the seed file with Enter, tabs through the
+// preview's open fields in order to the change disclosure and Publish,
+// types the GPU on the way and publishes with Enter.
+func keyboardPreview(t *testing.T, tab context.Context, s *site) {
+	seed, err := filepath.Abs("../internal/demo/runs/seed-rtx3060.bench.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cdpDo(t, tab, "open the form and choose the file", chromedp.Navigate(s.URL+"/upload?lang=en"),
+		chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{seed}))
+	tabThrough(t, tab, "upload-submit", 40)
+	cdpDo(t, tab, "upload with Enter", chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(chromedp.CSS("#draft-form")))
+	want := cdpRun(t, tab, "the open fields", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('#draft-form input, #draft-form select, #draft-form textarea')].filter(e => !e.closest('details')).map(e => e.id)`))
+	if len(want) < 5 {
+		t.Fatalf("the preview opens only %v", want)
+	}
+	keys := tabThrough(t, tab, "f-gpu_name", 60)
+	cdpDo(t, tab, "type the GPU", chromedp.KeyEvent("RTX 3060"))
+	keys = append(keys, tabThrough(t, tab, "draft-publish", 40)...)
+	inOrder(t, keys, append(want, "draft-change", "draft-publish"))
+	cdpDo(t, tab, "publish with Enter", chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(chromedp.CSS("#share")))
+	if h1 := cdpRun(t, tab, "h1", chromedp.Text(chromedp.CSS("h1"))); !strings.Contains(h1, "RTX 3060") {
+		t.Errorf("the report published with the keyboard is %q, want the typed GPU", h1)
 	}
 }
 

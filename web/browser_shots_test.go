@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/speedmatrix/speedmatrix/internal/demo"
 )
 
 // A viewport to look at the pages in.
@@ -64,14 +66,18 @@ func saveScreenshots(t *testing.T, browser context.Context, s *site, dir string)
 		lang := map[bool]string{false: "en", true: "ja"}[vp.mobile]
 		cdpDo(t, tab, "refused upload", emulate(vp),
 			chromedp.Navigate(s.URL+"/upload?lang="+lang),
-			chromedp.SendKeys(chromedp.CSS("#f-gpu_name"), "RTX 4090"),
-			chromedp.SendKeys(chromedp.CSS("#f-vram_gb"), "24 GB"),
 			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{notJSON}),
-			chromedp.Click(chromedp.CSS(`form[action="/upload"] button[type="submit"]`)),
+			chromedp.Click(chromedp.CSS("#upload-submit")),
 			chromedp.WaitReady(chromedp.CSS("#f-file-error")),
 		)
 		saveShot(t, dir, fmt.Sprintf("upload-error-%s-%s.png", lang, vp.name), cdpRun(t, tab, "screenshot", fullPage()))
 		t.Logf("upload %s %s: %s", lang, vp.name, cdpRun(t, tab, "layout facts", chromedp.Evaluate[string](layoutFactsJS)))
+		seed, _ := filepath.Abs("../internal/demo/runs/" + demo.SeedRun)
+		cdpDo(t, tab, "preview", chromedp.Navigate(s.URL+"/upload?lang="+lang),
+			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{seed}),
+			chromedp.Click(chromedp.CSS("#upload-submit")), chromedp.WaitReady(chromedp.CSS("#draft-form")))
+		saveShot(t, dir, fmt.Sprintf("upload-preview-%s-%s.png", lang, vp.name), cdpRun(t, tab, "screenshot", fullPage()))
+		t.Logf("preview %s %s: %s", lang, vp.name, cdpRun(t, tab, "layout facts", chromedp.Evaluate[string](layoutFactsJS)))
 	}
 }
 

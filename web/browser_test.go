@@ -70,21 +70,26 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-// browserUpload fills and submits the upload form, checks the report it
-// leads to and returns the new run's id.
+// browserUpload uploads a file, fills the preview's missing fields,
+// publishes, checks the report it leads to and returns the new run's id.
 func browserUpload(t *testing.T, tab context.Context, s *site, en *i18n.Localizer) string {
 	file, err := filepath.Abs("../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cdpDo(t, tab, "fill and submit the upload form",
+	cdpDo(t, tab, "upload the file, fill the preview's fields and publish",
 		chromedp.Navigate(s.URL+"/upload"),
-		chromedp.SendKeys(chromedp.CSS("#f-gpu_name"), "RTX 4090"),
-		chromedp.SendKeys(chromedp.CSS("#f-vram_gb"), "24"),
-		chromedp.SendKeys(chromedp.CSS("#f-engine_version"), "0.11.0"),
 		chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{file}),
-		chromedp.Click(chromedp.CSS(`form[action="/upload"] button[type="submit"]`)),
-		chromedp.WaitReady(chromedp.CSS("table.grid")),
+		chromedp.Click(chromedp.CSS("#upload-submit")),
+		chromedp.WaitReady(chromedp.CSS("#draft-form")),
+		// The file names its GPU (an H100): the reader overrides it
+		// behind the "change" disclosure, and fills in the open CPU field.
+		chromedp.Click(chromedp.CSS("details.change summary")),
+		chromedp.SetValue(chromedp.CSS("#f-gpu_name"), "RTX 4090"),
+		chromedp.SetValue(chromedp.CSS("#f-vram_gb"), "24"),
+		chromedp.SendKeys(chromedp.CSS("#f-cpu_name"), "Ryzen 9 7950X"),
+		chromedp.Click(chromedp.CSS("#draft-publish")),
+		chromedp.WaitReady(chromedp.CSS("#share")),
 	)
 	loc := cdpRun(t, tab, "location", chromedp.Location())
 	u, err := url.Parse(loc)
@@ -101,8 +106,8 @@ func browserUpload(t *testing.T, tab context.Context, s *site, en *i18n.Localize
 		t.Errorf("h1 = %q, want %q", h1, want)
 	}
 	body := cdpRun(t, tab, "body text", chromedp.Text(chromedp.CSS("main")))
-	if !strings.Contains(body, "0.11.0") {
-		t.Errorf("the typed engine version 0.11.0 is not on the report")
+	if !strings.Contains(body, "0.11.0") || !strings.Contains(body, "Ryzen 9 7950X") {
+		t.Errorf("the file's engine version 0.11.0 or the typed CPU is not on the report")
 	}
 	return id
 }
@@ -198,18 +203,16 @@ func browserCookie(t *testing.T, tab context.Context, s *site, runID string, ja 
 }
 
 // browserRefusedUpload submits a file that is not JSON: the form comes
-// back with the error beside the file input and the typed fields kept.
+// back with the error beside the file input, announced and focused.
 func browserRefusedUpload(t *testing.T, tab context.Context, s *site, en *i18n.Localizer) {
 	notJSON := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(notJSON, []byte("RTX 4090, vllm 0.11.0: about 60 tok/s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const gpu = "RTX 4090 (refused)"
 	cdpDo(t, tab, "submit a file that is not JSON",
 		chromedp.Navigate(s.URL+"/upload"),
-		chromedp.SendKeys(chromedp.CSS("#f-gpu_name"), gpu),
 		chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{notJSON}),
-		chromedp.Click(chromedp.CSS(`form[action="/upload"] button[type="submit"]`)),
+		chromedp.Click(chromedp.CSS("#upload-submit")),
 		chromedp.WaitReady(chromedp.CSS("#f-file-error")),
 	)
 	loc := cdpRun(t, tab, "location", chromedp.Location())
@@ -229,7 +232,12 @@ func browserRefusedUpload(t *testing.T, tab context.Context, s *site, en *i18n.L
 	if attrs["aria-invalid"] != "true" || !strings.Contains(attrs["aria-describedby"], "f-file-error") {
 		t.Errorf("file input attributes = %v, want aria-invalid=true and aria-describedby naming f-file-error", attrs)
 	}
-	if v := cdpRun(t, tab, "gpu_name value", chromedp.Value(chromedp.CSS("#f-gpu_name"))); v != gpu {
-		t.Errorf("gpu_name after the refusal = %q, want the typed %q", v, gpu)
+	// The page's script sent the form and put the refusal in place of
+	// the form; its title says so and the focus is on the summary.
+	if title := cdpRun(t, tab, "title", chromedp.Title()); !strings.HasPrefix(title, en.T("upload.title_refused", nil)) {
+		t.Errorf("title after the refusal %q, want it to start with %q", title, en.T("upload.title_refused", nil))
+	}
+	if id := cdpRun(t, tab, "focus", chromedp.Evaluate[string](`document.activeElement.id`)); id != "upload-errors" {
+		t.Errorf("after the refusal the focus is on #%s, want the error summary", id)
 	}
 }

@@ -62,6 +62,11 @@ func (s *Server) routes() http.Handler {
 		// cross-site form post is refused before it reaches the handler.
 		r.With(s.csrf).Get("/upload", s.page(s.uploadForm))
 		r.With(s.csrf).Post("/upload", s.page(s.uploadSubmit))
+		// Step 2 and 3 of an upload: a draft's preview, publish, discard
+		// (upload_draft.go); only the browser that made it sees it.
+		r.With(s.csrf).Get("/upload/drafts/{id}", s.page(s.draftPage))
+		r.With(s.csrf).Post("/upload/drafts/{id}", s.page(s.draftSubmit))
+		r.With(s.csrf).Post("/upload/drafts/{id}/discard", s.page(s.draftDiscard))
 
 		// The decode calculator (calculator.go) and its documentation.
 		r.Get("/calculator", s.page(s.calculatorPage))

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
@@ -23,6 +24,7 @@ type Store interface {
 	shareStore
 	accountStore
 	historyStore
+	draftStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
@@ -45,6 +47,8 @@ type Config struct {
 	// Uploads is who may upload and how often (web/accounts.go); the zero
 	// value allows anonymous uploads at the default rates.
 	Uploads UploadPolicy
+	// Now is the drafts' clock (when a preview expires); nil is time.Now.
+	Now func() time.Time
 }
 
 // Server holds the dependencies of the handlers.
@@ -57,6 +61,7 @@ type Server struct {
 	pages   *pageCache
 	cards   *cardCache // link-preview PNGs (share_card.go)
 	uploads *uploadGate
+	now     func() time.Time
 }
 
 // pageCacheBytes bounds the rendered-report cache: about 700 seed-sized
@@ -67,6 +72,9 @@ const pageCacheBytes = 32 << 20
 func New(cfg Config) http.Handler {
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
 		pages: newPageCache(pageCacheBytes), cards: newCardCache(cardCacheBytes), uploads: newUploadGate(cfg.Uploads)}
+	if s.now = cfg.Now; s.now == nil {
+		s.now = time.Now
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -8,17 +8,20 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
 
-// uploadForm is GET /upload.
+// uploadForm is GET /upload: step 1, the file.
 func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
-	return s.renderUpload(w, r, http.StatusOK, templates.UploadForm{})
+	return s.renderUpload(w, r, http.StatusOK, templates.UploadForm{Discarded: r.URL.Query().Has("discarded")})
 }
 
-// uploadSubmit is POST /upload: the same ingest as the API. A refused upload
-// shows the form again with each message next to its field and everything
-// the user typed; an accepted one redirects to its report (303).
+// uploadSubmit is POST /upload: the file is read, parsed and derived by the
+// same ingest as every door. A refused file shows the form again with its
+// problems; an accepted one is kept as a draft of this browser and the
+// answer leads to its preview (303). Fields sent with the file (a script,
+// an older form) are kept for the preview, where their problems show.
 func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
 	if err != nil {
@@ -26,21 +29,30 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	up, err := readUpload(w, r)
 	if err == nil {
-		up.Account = account
-		var res *ingest.Result
-		if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
-			http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
-			return nil
-		}
+		_, _, err = ingest.Prepare(ingest.Upload{Files: up.Files}, s.now())
 	}
-	pe, ok := problem.As(err)
-	if !ok {
+	if err != nil {
+		pe, ok := problem.As(err)
+		if !ok {
+			return err
+		}
+		return s.renderUpload(w, r, statusOf(pe), refusedForm(r, pe, map[string]string{}))
+	}
+	now := s.now()
+	d := &store.Draft{ID: randomKey(), Owner: s.draftOwner(w, r, true), Account: account,
+		Files: up.Files, Fields: up.Fields, CreatedAt: now, ExpiresAt: now.Add(draftTTL)}
+	if err := s.store.InsertDraft(r.Context(), d); err != nil {
 		return err
 	}
-	form := templates.UploadForm{Values: up.Fields, Errors: map[string][]string{}}
-	if form.Values == nil {
-		form.Values = map[string]string{}
-	}
+	http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
+	return nil
+}
+
+// refusedForm words a refusal for a form: each problem beside its field,
+// the document's problems beside the file input with the JSON path that
+// locates them, the rest above the form; values are what the user typed.
+func refusedForm(r *http.Request, pe *problem.Error, values map[string]string) templates.UploadForm {
+	form := templates.UploadForm{Values: values, Errors: map[string][]string{}}
 	l := i18n.FromContext(r.Context())
 	for _, p := range pe.Problems {
 		msg := l.T(p.Key, p.Data)
@@ -48,14 +60,12 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 		case isField(p.Path):
 			form.Errors[p.Path] = append(form.Errors[p.Path], msg)
 		case strings.HasPrefix(p.Path, "$"):
-			// A problem inside the document belongs to the file input,
-			// with the JSON path that locates it.
 			form.Errors["file"] = append(form.Errors["file"], p.Path+": "+msg)
 		default:
 			form.General = append(form.General, msg)
 		}
 	}
-	return s.renderUpload(w, r, statusOf(pe), form)
+	return form
 }
 
 func isField(name string) bool {
@@ -79,5 +89,5 @@ func (s *Server) renderUpload(w http.ResponseWriter, r *http.Request, status int
 	if form.Refused() {
 		title = l.T("upload.title_refused", nil)
 	}
-	return render(w, r, status, templates.UploadPage(s.base(r, title, l.T("upload.intro", nil)), form))
+	return render(w, r, status, templates.UploadPage(s.base(r, title, l.T("upload.step1.intro", nil)), form))
 }

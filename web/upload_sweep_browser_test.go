@@ -28,7 +28,8 @@ func writeFiles(t *testing.T, files []archive.File) []string {
 }
 
 // TestBrowserSweep chooses the twelve files of a vLLM sweep in the upload
-// form's file input at once: the report shows one 3 × 4 grid with each
+// form's file input at once and publishes their preview: the report shows
+// one 3 × 4 grid with each
 // file's number in its cell. Twelve files with one of another model are
 // refused, the message beside the file input naming that file.
 func TestBrowserSweep(t *testing.T) {
@@ -38,12 +39,14 @@ func TestBrowserSweep(t *testing.T) {
 
 	t.Run("one run", func(t *testing.T) {
 		tab := newTab(t, browser)
-		cdpDo(t, tab, "choose twelve files and submit",
+		cdpDo(t, tab, "choose twelve files, preview, type the version and publish",
 			chromedp.Navigate(s.URL+"/upload"),
-			chromedp.SendKeys(chromedp.CSS("#f-engine_version"), "0.11.0"),
 			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), writeFiles(t, files)),
-			chromedp.Click(chromedp.CSS(`form[action="/upload"] button[type="submit"]`)),
-			chromedp.WaitReady(chromedp.CSS("table.grid")),
+			chromedp.Click(chromedp.CSS("#upload-submit")),
+			chromedp.WaitReady(chromedp.CSS("#draft-form")),
+			chromedp.SendKeys(chromedp.CSS("#f-engine_version"), "0.11.0"),
+			chromedp.Click(chromedp.CSS("#draft-publish")),
+			chromedp.WaitReady(chromedp.CSS("#share")),
 		)
 		cells := cdpRun(t, tab, "grid cells", chromedp.Evaluate[[]browserCell](gridCellsJS))
 		if len(cells) != 12 {
@@ -78,7 +81,7 @@ func TestBrowserSweep(t *testing.T) {
 		cdpDo(t, tab, "choose eleven files and one of another model",
 			chromedp.Navigate(s.URL+"/upload"),
 			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), writeFiles(t, mixed)),
-			chromedp.Click(chromedp.CSS(`form[action="/upload"] button[type="submit"]`)),
+			chromedp.Click(chromedp.CSS("#upload-submit")),
 			chromedp.WaitReady(chromedp.CSS("#f-file-error")),
 		)
 		msg := cdpRun(t, tab, "file error", chromedp.Text(chromedp.CSS("#f-file-error")))

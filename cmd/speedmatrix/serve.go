@@ -57,6 +57,9 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// Unpublished previews are deleted after a day; pages already ignore
+	// an expired one, the sweep frees its bytes.
+	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
 	srv := &http.Server{
 		Handler: web.New(web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 			Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads}),
@@ -100,6 +103,9 @@ func loadDemoIfEmpty(ctx context.Context, db *database, out io.Writer) error {
 	fmt.Fprintf(out, "speedmatrix: loaded %d synthetic demo runs\n", created)
 	return nil
 }
+
+// draftSweepEvery is how often expired upload previews are deleted.
+const draftSweepEvery = 10 * time.Minute
 
 // startupSynthetic is how many synthetic runs an empty private database
 // gets: enough to fill the lists, a second or so to store.

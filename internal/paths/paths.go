@@ -16,3 +16,6 @@ func RunFile(id, suffix string) string { return Run(id) + suffix }
 // RunURL is the absolute address of a run's report page under origin
 // (scheme and host, no trailing slash).
 func RunURL(origin, id string) string { return origin + Run(id) }
+
+// Draft is the address of an upload's preview before it is published.
+func Draft(id string) string { return "/upload/drafts/" + url.PathEscape(id) }

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
+)
+
+// Draft is an upload read but not published: its files as uploaded, the
+// fields typed so far, and who may see it. Drafts live in a table of their
+// own, so no query that reads runs (lists, leaderboard, sitemap, search,
+// the API) can return one.
+type Draft struct {
+	ID string
+	// Owner is who may see the draft: "browser:<hash of its cookie>" now,
+	// an account's key once browsers sign in.
+	Owner string
+	// Account is the handle of the submitter whose token came with the
+	// upload, kept for publication.
+	Account string
+	Files   []archive.File
+	Fields  map[string]string
+	// PublishedRun is the run the draft became; "" until published.
+	PublishedRun string
+	CreatedAt    time.Time
+	ExpiresAt    time.Time
+}
+
+// InsertDraft stores a new draft.
+func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
+	defer wrap(&err, "InsertDraft")
+	names := make([]string, len(d.Files))
+	data := make([][]byte, len(d.Files))
+	for i, f := range d.Files {
+		names[i], data[i] = f.Name, f.Data
+	}
+	fields := d.Fields
+	if fields == nil {
+		fields = map[string]string{}
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, file_names, file_data, fields, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		d.ID, d.Owner, d.Account, names, data, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
+	return err
+}
+
+// GetDraft returns the draft id of owner that has not expired at now; any
+// other (unknown, someone else's, expired) is ErrNotFound, so a stranger
+// cannot tell whether an address exists.
+func (s *Store) GetDraft(ctx context.Context, id, owner string, now time.Time) (_ *Draft, err error) {
+	defer wrap(&err, "GetDraft(%q)", id)
+	d := &Draft{ID: id}
+	var names []string
+	var data [][]byte
+	var published *string
+	err = s.pool.QueryRow(ctx, `SELECT owner, account, file_names, file_data, fields, published_run, created_at, expires_at
+		FROM drafts WHERE id = $1 AND owner = $2 AND expires_at > $3`, id, owner, now.UTC()).
+		Scan(&d.Owner, &d.Account, &names, &data, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i := range names {
+		d.Files = append(d.Files, archive.File{Name: names[i], Data: data[i]})
+	}
+	if published != nil {
+		d.PublishedRun = *published
+	}
+	return d, nil
+}
+
+// SetDraftFields keeps the fields typed on the preview, so the preview
+// shows them when the page comes back.
+func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string]string) (err error) {
+	defer wrap(&err, "SetDraftFields(%q)", id)
+	return s.execOne(ctx, `UPDATE drafts SET fields = $2 WHERE id = $1 AND published_run IS NULL`, id, fields)
+}
+
+// PublishDraft records the run a draft became and drops its files: the
+// run keeps them now, and a second publish only needs the run's id.
+func (s *Store) PublishDraft(ctx context.Context, id, runID string) (err error) {
+	defer wrap(&err, "PublishDraft(%q)", id)
+	return s.execOne(ctx, `UPDATE drafts SET published_run = $2, file_names = '{}', file_data = '{}' WHERE id = $1`, id, runID)
+}
+
+// DeleteDraft discards the draft id of owner.
+func (s *Store) DeleteDraft(ctx context.Context, id, owner string) (err error) {
+	defer wrap(&err, "DeleteDraft(%q)", id)
+	return s.execOne(ctx, `DELETE FROM drafts WHERE id = $1 AND owner = $2`, id, owner)
+}
+
+// DeleteExpiredDrafts deletes every draft whose time is up at now and
+// returns how many.
+func (s *Store) DeleteExpiredDrafts(ctx context.Context, now time.Time) (n int64, err error) {
+	defer wrap(&err, "DeleteExpiredDrafts")
+	tag, err := s.pool.Exec(ctx, `DELETE FROM drafts WHERE expires_at <= $1`, now.UTC())
+	return tag.RowsAffected(), err
+}
+
+// execOne runs a statement that must touch one row; none is ErrNotFound.
+func (s *Store) execOne(ctx context.Context, sql string, args ...any) error {
+	tag, err := s.pool.Exec(ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/chart"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// draftPage is GET /upload/drafts/{id}: step 2, the preview. A published
+// draft leads to its run.
+func (s *Server) draftPage(w http.ResponseWriter, r *http.Request) error {
+	d, err := s.ownDraft(r)
+	if err != nil {
+		return err
+	}
+	if d.PublishedRun != "" {
+		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
+		return nil
+	}
+	return s.renderDraft(w, r, http.StatusOK, d, d.Fields, nil)
+}
+
+// draftSubmit is POST /upload/drafts/{id}: the fields typed on the preview
+// are kept; "publish" stores the run through the ingest and leads to its
+// report with the Share panel in view, anything else shows the preview
+// again with them. A refusal shows the preview with its problems (422). A
+// draft already published, or a document already stored, leads to the
+// existing run, as the API's 200 does.
+func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
+	d, err := s.ownDraft(r)
+	if err != nil {
+		return err
+	}
+	if d.PublishedRun != "" {
+		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
+		return nil
+	}
+	fromFile, err := ingest.FileFields(d.Files)
+	if err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+	if err := r.ParseForm(); err != nil {
+		return &httpError{status: http.StatusBadRequest, key: "error.invalid"}
+	}
+	typed := map[string]string{}
+	for _, f := range ingest.MetaFields {
+		if v := r.PostForm.Get(f.Name); v != "" {
+			typed[f.Name] = v
+		}
+	}
+	fields := ingest.Changed(fromFile, typed)
+	if err := s.store.SetDraftFields(r.Context(), d.ID, fields); err != nil {
+		return err
+	}
+	up := ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account}
+	if r.PostForm.Get("action") != "publish" {
+		if _, _, err := ingest.Prepare(up, d.CreatedAt); err != nil {
+			return s.renderDraftRefusal(w, r, d, fields, err)
+		}
+		http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
+		return nil
+	}
+	res, err := ingest.Ingest(r.Context(), s.store, up)
+	if err != nil {
+		return s.renderDraftRefusal(w, r, d, fields, err)
+	}
+	if err := s.store.PublishDraft(r.Context(), d.ID, res.ID); err != nil {
+		return err
+	}
+	http.Redirect(w, r, publishedURL(res.ID), http.StatusSeeOther)
+	return nil
+}
+
+// draftDiscard is POST /upload/drafts/{id}/discard: the draft is deleted
+// and the browser goes back to step 1, which says so.
+func (s *Server) draftDiscard(w http.ResponseWriter, r *http.Request) error {
+	id := chi.URLParam(r, "id")
+	owner := s.draftOwner(w, r, false)
+	if !validDraftID(id) || owner == "" {
+		return errNotFound
+	}
+	if err := s.store.DeleteDraft(r.Context(), id, owner); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/upload?discarded=1", http.StatusSeeOther)
+	return nil
+}
+
+// ownDraft is the draft the address names, if it is this browser's and
+// has not expired; anything else is not found, so an address tells a
+// stranger nothing.
+func (s *Server) ownDraft(r *http.Request) (*store.Draft, error) {
+	id := chi.URLParam(r, "id")
+	owner := s.draftOwner(nil, r, false)
+	if !validDraftID(id) || owner == "" {
+		return nil, errNotFound
+	}
+	return s.store.GetDraft(r.Context(), id, owner, s.now())
+}
+
+// publishedURL is a published run's report with its Share panel in view.
+func publishedURL(id string) string { return paths.Run(id) + "#share" }
+
+func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *store.Draft, fields map[string]string, err error) error {
+	pe, ok := problem.As(err)
+	if !ok {
+		return err
+	}
+	return s.renderDraft(w, r, statusOf(pe), d, fields, pe)
+}
+
+// renderDraft shows the preview: the run as it will be published with the
+// fields given so far, or, when those are refused, as the file alone
+// makes it, beside the refused fields and their problems.
+func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int, d *store.Draft, fields map[string]string, pe *problem.Error) error {
+	l := i18n.FromContext(r.Context())
+	fromFile, err := ingest.FileFields(d.Files)
+	if err != nil {
+		return err
+	}
+	rn, _, err := ingest.Prepare(ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account}, d.CreatedAt)
+	if err != nil {
+		if pe == nil {
+			if pe, _ = problem.As(err); pe == nil {
+				return err
+			}
+		}
+		if rn, _, err = ingest.Prepare(ingest.Upload{Files: d.Files, Account: d.Account}, d.CreatedAt); err != nil {
+			return err
+		}
+	}
+	form := templates.UploadForm{Values: copyFields(fields)}
+	if pe != nil {
+		form = refusedForm(r, pe, copyFields(fields))
+	}
+	names := make([]string, len(d.Files))
+	for i, f := range d.Files {
+		names[i] = f.Name
+	}
+	view := report.Build(rn, l)
+	title := l.T("draft.title", map[string]any{"Title": view.Title})
+	if form.Refused() {
+		title = l.T("draft.title_refused", map[string]any{"Title": view.Title})
+	}
+	b := s.base(r, title, "")
+	b.Meta = append(b.Meta, templates.MetaTag{Name: "robots", Content: "noindex, nofollow"})
+	w.Header().Set("Cache-Control", "no-store")
+	df := templates.NewDraftForm(d.ID, names, fromFile, form, report.PreviewNotices(rn, l))
+	return render(w, r, status, templates.DraftPage(b, df, view, chart.ForRun(l, rn)))
+}
+
+func copyFields(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
