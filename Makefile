@@ -8,7 +8,7 @@ PKGS    := ./...
 # private database (and the tests' own when TEST_DATABASE_URL is not set).
 APT     := $(shell command -v apt-get 2>/dev/null)
 
-.PHONY: run build test generate check-generated vet deps deps-postgres deps-chromium deps-axe bench clean fuzz-brief
+.PHONY: fonts run build test generate check-generated vet deps deps-postgres deps-chromium deps-axe bench clean fuzz-brief
 
 ## run: build and serve the site on ADDR (default 127.0.0.1:8080) with the
 ## private PostgreSQL under DATA_DIR (default ./data) unless DATABASE_URL is set.
@@ -44,6 +44,14 @@ vet:
 ## generate: regenerate templ components (the CLI version is pinned in go.mod).
 generate:
 	$(GO) tool templ generate -path templates
+
+## fonts: regenerate the font subsets the cards embed (internal/share/fonts)
+## from every locale's strings; needs fonts-noto-core, fonts-noto-cjk and
+## python3-fonttools, installed here as root when missing.
+fonts:
+	@if [ -n "$(APT)" ] && [ "$$(id -u)" = 0 ] && { ! /usr/bin/python3 -c 'import fontTools' 2>/dev/null || [ ! -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ]; }; then \
+	  apt-get install -y fonts-noto-core fonts-noto-cjk python3-fonttools; fi
+	./scripts/fonts.sh
 
 ## check-generated: the *_templ.go files in git must match the .templ sources.
 check-generated:

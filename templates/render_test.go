@@ -61,9 +61,17 @@ func TestReportPageLocales(t *testing.T) {
 		"en":      {"Hardware", "Over capacity", "All measurements"},
 		"ja":      {"ハードウェア", "容量超過", "全測定値"},
 		"zh-Hans": {"硬件", "超出容量", "全部测量值"},
+		"ko":      {"하드웨어", "용량 초과", "전체 측정값"},
+		"de":      {"Hardware", "Kapazität überschritten", "Alle Messwerte"},
+		"es":      {"Equipo", "Sin capacidad", "Todas las mediciones"},
+		"fr":      {"Matériel", "Capacité dépassée", "Toutes les mesures"},
+		"pt-BR":   {"Hardware", "Acima da capacidade", "Todas as medições"},
 	}
 	for _, lang := range i18n.Languages {
-		w := want[lang.Tag]
+		w, ok := want[lang.Tag]
+		if !ok {
+			t.Fatalf("no expectations for %s: add its words to this table", lang.Tag)
+		}
 		doc := reportDoc(t, lang.Tag, reporttest.Run())
 		if got, _ := doc.Find("html").Attr("lang"); got != lang.Tag {
 			t.Errorf("%s: <html lang=%q>", lang.Tag, got)

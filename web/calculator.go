@@ -64,11 +64,14 @@ func (s *Server) docsCalculator(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l := i18n.FromContext(r.Context())
-	body, ok := pages[l.Lang()]
+	// The long document is translated into some languages only; the others
+	// get English, and the page says so (docs/calculator.<tag>.md).
+	bodyLang := l.Lang()
+	body, ok := pages[bodyLang]
 	if !ok {
-		body = pages["en"]
+		bodyLang, body = i18n.English, pages[i18n.English]
 	}
 	b := s.base(r, l.T("docs.calculator_title", nil), l.T("docs.calculator_description", nil))
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	return render(w, r, http.StatusOK, templates.DocsCalculatorPage(b, templ.Raw(string(body)), calcview.BuildDocs(l, tables)))
+	return render(w, r, http.StatusOK, templates.DocsCalculatorPage(b, templ.Raw(string(body)), bodyLang, calcview.BuildDocs(l, tables)))
 }

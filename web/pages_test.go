@@ -101,7 +101,7 @@ func TestLanguageChoice(t *testing.T) {
 		t.Errorf("the cookie did not win over Accept-Language")
 	}
 	// An unknown language falls back to English.
-	_, body = s.get(t, "/?lang=xx", "Accept-Language: fr")
+	_, body = s.get(t, "/?lang=xx", "Accept-Language: sv")
 	if !strings.Contains(body, `<html lang="en"`) {
 		t.Errorf("unknown languages did not fall back to English")
 	}

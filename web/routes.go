@@ -77,6 +77,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/docs/api", s.page(s.apiDocsPage))
 		r.Get("/api/openapi.json", s.openAPI)
 		r.Get("/sitemap.xml", s.page(s.sitemap))
+		r.Get("/sitemap-{lang}.xml", s.page(s.sitemapLang))
 		r.Get("/robots.txt", s.robots)
 
 		r.Route("/api/v1", s.apiRoutes)

@@ -28,7 +28,7 @@ func (s *Server) runCard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	png, _, err := share.Card(rn, i18n.FromContext(r.Context()), s.bundle.Localizer(i18n.English))
+	png, err := share.Card(rn, i18n.FromContext(r.Context()))
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,10 @@ import (
 	"encoding/xml"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -15,7 +18,7 @@ import (
 const sitemapLimit = 50000
 
 // sitemapStatic are the pages every site has, beside the runs.
-var sitemapStatic = []string{"/", "/runs", "/upload"}
+var sitemapStatic = []string{"/", "/runs", "/leaderboard", "/calculator", "/upload"}
 
 type urlset struct {
 	XMLName xml.Name     `xml:"urlset"`
@@ -40,6 +43,23 @@ type sitemapLink struct {
 // with its translations as hreflang alternates (the same links the pages'
 // heads carry: ?lang= per language, the bare address as x-default).
 func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
+	return s.writeSitemap(w, r, "")
+}
+
+// sitemapLang is GET /sitemap-{lang}.xml: the same pages in one language,
+// each located at its ?lang= address, so a search engine crawling for
+// Korean readers finds the Korean pages listed as such.
+func (s *Server) sitemapLang(w http.ResponseWriter, r *http.Request) error {
+	lang := chi.URLParam(r, "lang")
+	if !slices.ContainsFunc(i18n.Languages, func(l i18n.Language) bool { return l.Tag == lang }) {
+		return errNotFound
+	}
+	return s.writeSitemap(w, r, lang)
+}
+
+// writeSitemap writes the sitemap of lang's addresses ("" for the bare
+// ones).
+func (s *Server) writeSitemap(w http.ResponseWriter, r *http.Request, lang string) error {
 	runs, err := s.store.SitemapRuns(r.Context(), sitemapLimit-len(sitemapStatic))
 	if err != nil {
 		return err
@@ -47,10 +67,10 @@ func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
 	origin := strings.TrimSuffix(s.origin(r), "/")
 	set := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
 	for _, p := range sitemapStatic {
-		set.URLs = append(set.URLs, sitemapEntry(origin, p, ""))
+		set.URLs = append(set.URLs, sitemapEntry(origin, p, "", lang))
 	}
 	for _, rn := range runs {
-		set.URLs = append(set.URLs, sitemapEntry(origin, paths.Run(rn.ID), rn.UploadedAt.Format("2006-01-02")))
+		set.URLs = append(set.URLs, sitemapEntry(origin, paths.Run(rn.ID), rn.UploadedAt.Format("2006-01-02"), lang))
 	}
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
@@ -61,22 +81,30 @@ func (s *Server) sitemap(w http.ResponseWriter, r *http.Request) error {
 	return writeBody(w, "application/xml; charset=utf-8", buf.Bytes())
 }
 
-// sitemapEntry is one page: its x-default address and its alternates.
-func sitemapEntry(origin, path, lastmod string) sitemapURL {
+// sitemapEntry is one page: its address in lang (the x-default one for
+// "") and its alternates.
+func sitemapEntry(origin, path, lastmod, lang string) sitemapURL {
 	u := sitemapURL{Loc: origin + path, LastMod: lastmod}
-	for _, lang := range i18n.Languages {
-		u.Links = append(u.Links, sitemapLink{Rel: "alternate", Hreflang: lang.Tag,
-			Href: origin + path + "?lang=" + url.QueryEscape(lang.Tag)})
+	if lang != "" {
+		u.Loc += "?lang=" + url.QueryEscape(lang)
+	}
+	for _, l := range i18n.Languages {
+		u.Links = append(u.Links, sitemapLink{Rel: "alternate", Hreflang: l.Tag,
+			Href: origin + path + "?lang=" + url.QueryEscape(l.Tag)})
 	}
 	u.Links = append(u.Links, sitemapLink{Rel: "alternate", Hreflang: "x-default", Href: origin + path})
 	return u
 }
 
 // robots is GET /robots.txt: everything may be crawled but the upload form,
-// the API and the raw source files, and the sitemap is named.
+// the API and the raw source files, and the sitemaps are named.
 func (s *Server) robots(w http.ResponseWriter, r *http.Request) {
+	origin := strings.TrimSuffix(s.origin(r), "/")
 	body := "User-agent: *\nDisallow: /upload\nDisallow: /api/\nDisallow: /runs/*/source\nAllow: /\n\n" +
-		"Sitemap: " + strings.TrimSuffix(s.origin(r), "/") + "/sitemap.xml\n"
+		"Sitemap: " + origin + "/sitemap.xml\n"
+	for _, l := range i18n.Languages {
+		body += "Sitemap: " + origin + "/sitemap-" + l.Tag + ".xml\n"
+	}
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	_ = writeBody(w, "text/plain; charset=utf-8", []byte(body))
 }

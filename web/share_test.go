@@ -437,4 +437,24 @@ func TestShareSitemap(t *testing.T) {
 	if !strings.Contains(robots, "Sitemap: "+s.URL+"/sitemap.xml") || !strings.Contains(robots, "User-agent: *") {
 		t.Errorf("robots.txt:\n%s", robots)
 	}
+	// One sitemap per language lists each page at its address in that
+	// language; robots.txt names them all.
+	for _, lang := range i18n.Languages {
+		if !strings.Contains(robots, "Sitemap: "+s.URL+"/sitemap-"+lang.Tag+".xml\n") {
+			t.Errorf("robots.txt lacks the %s sitemap", lang.Tag)
+		}
+		resp, body := s.get(t, "/sitemap-"+lang.Tag+".xml")
+		if resp.StatusCode != 200 {
+			t.Fatalf("sitemap-%s = %d", lang.Tag, resp.StatusCode)
+		}
+		if !strings.Contains(body, "<loc>"+s.URL+"/runs/"+id+"?lang="+lang.Tag+"</loc>") ||
+			!strings.Contains(body, `hreflang="x-default" href="`+s.URL+"/runs/"+id+`"`) {
+			t.Errorf("sitemap-%s lacks the run at its %s address:\n%.600s", lang.Tag, lang.Tag, body)
+		}
+	}
+	for _, bad := range []string{"/sitemap-xx.xml", "/sitemap-zh-TW.xml", "/sitemap-JA.xml"} {
+		if resp, _ := s.get(t, bad); resp.StatusCode != 404 {
+			t.Errorf("%s = %d, want 404", bad, resp.StatusCode)
+		}
+	}
 }

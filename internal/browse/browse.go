@@ -49,8 +49,8 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) BrowseRun {
 		Model:         link(it.ModelSlug, model.Name, paths.Model),
 		Submitter:     link(it.SubmitterSlug, it.Submitter, paths.Submitter),
 		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
-		Uploaded: it.UploadedAt.Format(time.DateOnly),
-		Single:   report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),
+		Uploaded: l.Ago(it.UploadedAt, time.Now()), UploadedISO: it.UploadedAt.UTC().Format(time.DateOnly),
+		Single: report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),
 		Demo: it.Demo, AboveBound: it.AboveBound,
 	}
 }

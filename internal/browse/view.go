@@ -34,9 +34,12 @@ type FilterForm struct {
 
 // BrowseRun is one run in a browse list (/runs, home, entity pages).
 type BrowseRun struct {
-	ID, Title, Href                       string
-	Hardware, Engine, Model, Submitter    Link
-	EngineVersion, Quantization, Uploaded string
+	ID, Title, Href                    string
+	Hardware, Engine, Model, Submitter Link
+	EngineVersion, Quantization        string
+	// Uploaded is the upload's day as the reader's language says it
+	// ("3 days ago", "14.03.2025"); UploadedISO is that day for <time>.
+	Uploaded, UploadedISO string
 	// Single and Peak are the best single-stream and peak total tok/s,
 	// formatted; "—" when the run has no valid cell for them.
 	Single, Peak string

@@ -33,6 +33,11 @@ var Languages = []Language{
 	{Tag: "en", Name: "English"},
 	{Tag: "ja", Name: "日本語"},
 	{Tag: "zh-Hans", Name: "简体中文"},
+	{Tag: "ko", Name: "한국어"},
+	{Tag: "de", Name: "Deutsch"},
+	{Tag: "es", Name: "Español"},
+	{Tag: "fr", Name: "Français"},
+	{Tag: "pt-BR", Name: "Português (Brasil)"},
 }
 
 // Bundle holds every parsed message file. It is immutable after NewBundle

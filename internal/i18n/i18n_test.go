@@ -15,10 +15,19 @@ func TestPick(t *testing.T) {
 		{"", "", "", "en"},
 		{"ja", "zh-Hans", "zh-CN", "ja"},            // query first
 		{"", "zh-Hans", "ja", "zh-Hans"},            // then cookie
-		{"", "", "fr-FR,ja;q=0.8,en;q=0.5", "ja"},   // then Accept-Language, skipping unknown
+		{"", "", "sv-SE,ja;q=0.8,en;q=0.5", "ja"},   // then Accept-Language, skipping unknown
 		{"", "", "en;q=0.3,zh-CN;q=0.9", "zh-Hans"}, // by q, not order
-		{"xx", "klingon", "de", "en"},               // unknown everywhere
-		{"fr", "", "ja-JP", "ja"},                   // unknown query ignored
+		{"xx", "klingon", "sv", "en"},               // unknown everywhere
+		{"sv", "", "ja-JP", "ja"},                   // unknown query ignored
+		{"ko-KR", "", "", "ko"},                     // the five added languages
+		{"", "", "de-AT,en;q=0.5", "de"},            //
+		{"es-419", "", "", "es"},                    //
+		{"", "fr-CA", "", "fr"},                     //
+		{"pt-BR", "", "", "pt-BR"},                  //
+		{"pt", "", "", "pt-BR"},                     // pt → pt-BR
+		{"", "", "pt-PT", "pt-BR"},                  //
+		{"zh-HK", "", "", "en"},                     // Traditional again
+		{"", "", "zh-HK,de;q=0.5", "de"},            //
 		{"zh", "", "", "zh-Hans"},                   // zh → zh-Hans
 		{"zh-CN", "", "", "zh-Hans"},                //
 		{"zh-SG", "", "", "zh-Hans"},                //

@@ -29,7 +29,8 @@ func Pick(query, cookie, acceptLanguage string) string {
 }
 
 // Normalize maps a language value from a URL, cookie or header to a supported
-// tag: "ja-JP" → "ja", "zh", "zh-CN", "zh-SG", "zh-Hans" → "zh-Hans". It
+// tag: "ja-JP" → "ja", "de-AT" → "de", "pt" and "pt-PT" → "pt-BR" (the one
+// Portuguese we write), "zh", "zh-CN", "zh-SG", "zh-Hans" → "zh-Hans". It
 // reports false for anything else, including Traditional Chinese, which a
 // Simplified page would serve badly.
 func Normalize(s string) (string, bool) {
@@ -49,11 +50,11 @@ func normalizeTag(t language.Tag) (string, bool) {
 	if conf == language.No {
 		return "", false
 	}
-	switch base.String() {
-	case "en":
-		return "en", true
-	case "ja":
-		return "ja", true
+	switch b := base.String(); b {
+	case "en", "ja", "ko", "de", "es", "fr":
+		return b, true
+	case "pt":
+		return "pt-BR", true
 	case "zh":
 		// Script() infers the script from the region when it is not
 		// written: zh-TW → Hant, zh-CN and plain zh → Hans.

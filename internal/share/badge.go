@@ -45,25 +45,25 @@ func BadgeWidth(r *run.Run, l *i18n.Localizer) int {
 }
 
 // Badge writes a small shields-style SVG badge: the site's name on grey,
-// BadgeText on the colour scale's middle. Widths come from the Go font's
-// metrics and textLength pins the text to them, so the badge looks the
-// same whatever font the reader has.
+// BadgeText on the colour scale's middle. Widths come from the embedded
+// Noto fonts' metrics and textLength pins the text to them, so the badge
+// looks the same whatever font the reader has.
 func Badge(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	label, msg := l.T("site.name", nil), BadgeText(r, l)
 	lw, mw := badgeWidths(label, msg)
 	left, right := lw+2*badgePad, mw+2*badgePad
 	total := left + right
 	bg, fg := report.Colour(0.45, 1)
-	_, err := fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%[1]g" height="20" viewBox="0 0 %[1]g 20" role="img" aria-label="%[2]s">`+
+	_, err := fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%[1]g" height="20" viewBox="0 0 %[1]g 20" role="img" aria-label="%[2]s" xml:lang="%[13]s">`+
 		`<title>%[2]s</title>`+
 		`<linearGradient id="s" x2="0" y2="100%%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>`+
 		`<clipPath id="r"><rect width="%[1]g" height="20" rx="3" fill="#fff"/></clipPath>`+
 		`<g clip-path="url(#r)"><rect width="%[3]g" height="20" fill="#555"/><rect x="%[3]g" width="%[4]g" height="20" fill="%[5]s"/><rect width="%[1]g" height="20" fill="url(#s)"/></g>`+
-		`<g fill="%[6]s" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`+
+		`<g fill="%[6]s" text-anchor="middle" font-family="%[14]s" font-size="11">`+
 		`<text x="%[7]g" y="14" fill="#fff" textLength="%[8]g">%[9]s</text>`+
 		`<text x="%[10]g" y="14" textLength="%[11]g">%[12]s</text></g></svg>`,
 		total, attr(label+": "+msg), left, right, bg, fg,
-		left/2, lw, esc(label), left+right/2, mw, esc(msg))
+		left/2, lw, esc(label), left+right/2, mw, esc(msg), attr(l.Lang()), attr("Verdana,Geneva,"+svgFontFamily(l.Lang())))
 	return err
 }
 

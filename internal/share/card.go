@@ -22,7 +22,7 @@ import (
 const CardWidth, CardHeight = 1200, 630
 
 // statusGlyph marks a non-valid cell of the card's heat map, which is too
-// small for a label; all are in the Go fonts.
+// small for a label; all are in the embedded Noto Sans.
 var statusGlyph = map[run.Status]string{
 	run.Queued: "≈", run.OverCapacity: "×", run.Failed: "!", run.NotMeasured: "–",
 }
@@ -38,25 +38,21 @@ func newCardText(r *run.Run, l *i18n.Localizer) cardText {
 		summary: report.Summary(r, l), numbers: Numbers(r, l)}
 }
 
-// Card draws r's link-preview card as a PNG: the site's name, the title
-// (model on hardware), the engine, the headline numbers, a small heat map
-// of the decode grid coloured by report.Colour (other statuses hatched grey
-// with a glyph: ≈ queued, × over capacity, ! failed, – not measured) and
-// the grid's shape. The card is in l's language when the Go fonts have
-// every glyph it needs; they have no CJK, so a Japanese or Chinese card
-// falls back to fallback's language (English). It returns the language
-// the card was drawn in.
-func Card(r *run.Run, l, fallback *i18n.Localizer) ([]byte, string, error) {
+// Card draws r's link-preview card as a PNG in l's language: the site's
+// name, the title (model on hardware), the engine, the headline numbers, a
+// small heat map of the decode grid coloured by report.Colour (other
+// statuses hatched grey with a glyph: ≈ queued, × over capacity, ! failed,
+// – not measured) and the grid's shape. The embedded Noto subsets draw
+// every language's words; names in other scripts come from the machine's
+// fonts (see font.go).
+func Card(r *run.Run, l *i18n.Localizer) ([]byte, error) {
 	txt := newCardText(r, l)
-	if !covers(append([]string{txt.title, txt.engine, txt.summary, legend(r, l)}, txt.numbers...)...) && fallback != nil {
-		l, txt = fallback, newCardText(r, fallback)
-	}
 	img := image.NewRGBA(image.Rect(0, 0, CardWidth, CardHeight))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	bar, _ := report.Colour(1, 1)
 	fill(img, image.Rect(0, 0, 16, CardHeight), hex(bar))
 	ink, grey := hex("#111111"), hex("#555555")
-	d := &drawer{img: img}
+	d := &drawer{img: img, lang: l.Lang()}
 	d.text(txt.site, 60, 78, 30, true, hex("#2a788e"), 1080)
 	d.fitted(txt.title, 60, 160, 56, 34, true, ink, 1080)
 	d.text(txt.engine, 60, 215, 30, false, grey, 1080)
@@ -70,9 +66,9 @@ func Card(r *run.Run, l, fallback *i18n.Localizer) ([]byte, string, error) {
 	d.text(legend(r, l), 640, bottom+30, 18, false, grey, 500)
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return buf.Bytes(), l.Lang(), d.err
+	return buf.Bytes(), d.err
 }
 
 // legend explains the glyphs of the statuses the grid shows:
@@ -125,14 +121,16 @@ func heatMap(d *drawer, r *run.Run, l *i18n.Localizer, area image.Rectangle) int
 	return y0 + len(g.Rows)*ch
 }
 
-// drawer writes text on the card, remembering the first font error.
+// drawer writes text in one language on the card, remembering the first
+// font error.
 type drawer struct {
-	img *image.RGBA
-	err error
+	img  *image.RGBA
+	lang string
+	err  error
 }
 
 func (d *drawer) face(size float64, bold bool) font.Face {
-	f, err := newFace(size, bold)
+	f, err := newFace(d.lang, size, bold)
 	if err != nil && d.err == nil {
 		d.err = err
 	}

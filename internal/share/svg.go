@@ -18,7 +18,6 @@ const (
 	svgHeadH           = 26
 	svgTop             = 64 // title and subtitle
 	svgFoot            = 28
-	svgFont            = `font-family="system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans','Noto Sans CJK JP',sans-serif"`
 )
 
 // GridSVG writes the decode grid as a standalone SVG image: the run's
@@ -32,8 +31,8 @@ func GridSVG(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	width = max(width, int(textWidth(v.Title, 18, true))+24)
 	height := svgTop + svgHeadH + svgCellH*len(g.Rows) + svgFoot
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" %s>`,
-		width, height, width, height, attr(v.Title+" — "+l.T("run.grid.caption", nil)), svgFont)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" xml:lang="%s" font-family="%s">`,
+		width, height, width, height, attr(v.Title+" — "+l.T("run.grid.caption", nil)), attr(l.Lang()), attr(svgFontFamily(l.Lang())))
 	b.WriteString(`<title>` + esc(v.Title) + `</title>`)
 	b.WriteString(`<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
 		`<rect width="8" height="8" fill="#eeeeee"/><line x1="0" y1="0" x2="0" y2="8" stroke="#d0d0d0" stroke-width="3"/></pattern></defs>`)
