@@ -6,7 +6,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
-	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 )
 
@@ -28,7 +27,7 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	up.Account = account
-	res, err := ingest.Ingest(r.Context(), s.store, up)
+	res, err := s.ingest(r.Context(), up)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -22,6 +23,10 @@ type httpError struct {
 func (e *httpError) Error() string { return http.StatusText(e.status) }
 
 var errNotFound = &httpError{status: http.StatusNotFound, key: "error.not_found"}
+
+// errUnavailable answers while the database cannot be reached (503 with
+// Retry-After, see adapt).
+var errUnavailable = &httpError{status: http.StatusServiceUnavailable, key: "error.unavailable"}
 
 // page adapts a page's handlerFunc for the router: errors become an error
 // page in the reader's language (see answer).
@@ -58,6 +63,11 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			he = errNotFound
+		case store.IsUnavailable(err):
+			// Not our bug and not for long: ask the client to come back.
+			s.log.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+			he = errUnavailable
 		case errors.As(err, &he):
 		default:
 			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -28,7 +28,7 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		up.Account = account
 		var res *ingest.Result
-		if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
+		if res, err = s.ingest(r.Context(), up); err == nil {
 			http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
 			return nil
 		}

@@ -18,7 +18,8 @@ var ErrNotFound = errors.New("not found")
 
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool    *pgxpool.Pool
+	changes changeHooks // told of every committed change (changes.go)
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
@@ -86,3 +87,6 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// PoolStat reports the connection pool's statistics, for metrics.
+func (s *Store) PoolStat() *pgxpool.Stat { return s.pool.Stat() }
