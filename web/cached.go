@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -37,7 +38,7 @@ func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
 		}
 		s.metrics.cache("miss")
 		v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
-			return s.fill(w, r, h, key, st), nil
+			return s.fill(w, r, h, key, st, old != nil), nil
 		})
 		res := v.(fillResult)
 		switch {
@@ -64,14 +65,26 @@ type fillResult struct {
 	leader *http.Request
 }
 
-// fill runs h for the page key and keeps a 200 answer.
-func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, key string, st stamp) fillResult {
+// staleAfter bounds how long a reader of a page with an older copy waits
+// for the fresh one: a database that does not answer at all (no refusal)
+// would otherwise hold every reader until their client gives up.
+const staleAfter = 3 * time.Second
+
+// fill runs h for the page key and keeps a 200 answer. With an older copy
+// to fall back on, h gets staleAfter.
+func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, key string, st stamp, hasOld bool) fillResult {
 	rec := newRecorder(w)
-	inner := r.Clone(r.Context())
+	ctx := r.Context()
+	if hasOld {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, staleAfter)
+		defer cancel()
+	}
+	inner := r.Clone(ctx)
 	inner.Header.Del("If-None-Match") // the cache answers revalidations itself
 	inner.Header.Del("If-Modified-Since")
 	h(rec, inner)
-	res := fillResult{rec: rec, leader: r, failed: rec.status >= 500}
+	res := fillResult{rec: rec, leader: r, failed: rec.status >= 500 || (hasOld && ctx.Err() != nil && r.Context().Err() == nil)}
 	if rec.spilled || rec.status != http.StatusOK {
 		return res
 	}
