@@ -32,6 +32,18 @@ func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
 	return report.StatusLabel(l, c.Status)
 }
 
+// tables are the decode and prefill tables of one run in one language,
+// made once for every export that shows them.
+type tables struct{ decode, prefill table }
+
+func newTables(r *run.Run, l *i18n.Localizer) *tables {
+	t := &tables{decode: decodeTable(r, l)}
+	if len(r.Prefill) > 0 {
+		t.prefill = prefillTable(r, l)
+	}
+	return t
+}
+
 // decodeTable is the decode grid: a row per context, a column per
 // concurrency, in the page's order. A cell missing from a hand-built run
 // stays empty.
