@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 )
 
 // maxCachedBody is the largest answer the cache records; a larger one is
@@ -99,6 +102,23 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	s.pages.put(key, p)
 	res.page = p
 	return res
+}
+
+// compressUncached compresses answers on the fly, except those of cached
+// routes, kept compressed already: on a warm hit the compressor's writer
+// would be a cost for nothing. It runs after routing (a group's
+// middleware), so the route's pattern is known.
+func (s *Server) compressUncached(next http.Handler) http.Handler {
+	compressed := middleware.Compress(5, "text/html", "application/json")(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
+			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
+		compressed.ServeHTTP(w, r)
+	})
 }
 
 // recorder keeps a handler's answer to send or cache it; past

@@ -27,9 +27,9 @@ func (s *Server) routes() http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.language)
-		// Pages and JSON are compressed on the fly; cached pages bring
-		// their own gzip or brotli, which the compressor leaves alone.
-		r.Use(middleware.Compress(5, "text/html", "application/json"))
+		// Pages and JSON are compressed on the fly, but for the cached
+		// ones, which bring their own gzip or brotli (cached.go).
+		r.Use(s.compressUncached)
 		// get serves a page, from the page cache when cachedRoutes
 		// (cachepolicy.go) lists its pattern.
 		get := func(pattern string, h handlerFunc) { r.Get(pattern, s.cached(pattern, s.page(h))) }
