@@ -24,9 +24,12 @@ type Change struct {
 	// Reset means anything may have changed: the listening connection was
 	// lost (notifications may have been missed) or a bulk rebuild ran.
 	Reset bool `json:"reset,omitempty"`
-	// Remote is set on changes learnt from the channel (possibly another
-	// instance's) rather than from this process's own commit.
+	// Remote is set on changes learnt from the channel, another
+	// instance's, rather than from this process's own commit.
 	Remote bool `json:"-"`
+	// From names the Store that announced it, so its own announcements,
+	// published already at commit, are not published twice.
+	From string `json:"from,omitempty"`
 }
 
 // maxPayload keeps a NOTIFY payload under PostgreSQL's 8000-byte limit; a
@@ -62,13 +65,14 @@ func (s *Store) publish(c Change) {
 // announce sends c on the channel inside tx, so other instances hear of it
 // exactly when it commits (PostgreSQL delivers notifications on commit and
 // drops them on rollback).
-func announce(ctx context.Context, tx pgx.Tx, c Change) error {
+func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
+	c.From = from
 	payload, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
 	if len(payload) > maxPayload {
-		payload = []byte(`{"reset":true}`)
+		payload, _ = json.Marshal(Change{Reset: true, From: from})
 	}
 	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, ChangesChannel, string(payload)); err != nil {
 		return fmt.Errorf("notify: %w", err)
@@ -87,7 +91,7 @@ func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, err
 			return err
 		}
 		if c.Site || c.Reset || len(c.Runs) > 0 {
-			return announce(ctx, tx, c)
+			return announce(ctx, tx, c, s.name)
 		}
 		return nil
 	})

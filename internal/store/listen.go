@@ -62,6 +62,9 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
 		if json.Unmarshal([]byte(n.Payload), &c) != nil {
 			c = Change{Reset: true}
 		}
+		if c.From == s.name {
+			continue // published when it committed
+		}
 		c.Remote = true
 		s.publish(c)
 	}

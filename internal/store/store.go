@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 
@@ -20,6 +21,7 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	pool    *pgxpool.Pool
 	changes changeHooks // told of every committed change (changes.go)
+	name    string      // this handle's name in its announcements, random
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
@@ -34,7 +36,7 @@ func Open(ctx context.Context, url string) (_ *Store, err error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, name: rand.Text()[:12]}, nil
 }
 
 // Close waits for queries in flight and closes every connection.
