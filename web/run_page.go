@@ -40,7 +40,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	var buf bytes.Buffer
 	b := templates.NewBase(l, origin, page, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
-	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanel(run, l, origin)).Render(ctx, &buf); err != nil {
+	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanelOf(view, run, l, origin)).Render(ctx, &buf); err != nil {
 		return err
 	}
 	return writeBody(w, "text/html; charset=utf-8", buf.Bytes())

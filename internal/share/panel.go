@@ -29,13 +29,19 @@ type Panel struct {
 // absolutely, the images in the reader's language; the page's own
 // download links stay relative.
 func NewPanel(r *run.Run, l *i18n.Localizer, origin string) *Panel {
+	return NewPanelOf(report.Build(r, l), r, l, origin)
+}
+
+// NewPanelOf is NewPanel for a report page that has built r's view v
+// already: the exports' tables reuse its grid.
+func NewPanelOf(v *report.View, r *run.Run, l *i18n.Localizer, origin string) *Panel {
 	origin = strings.TrimSuffix(origin, "/")
 	lang := langQuery(l)
 	permalink := paths.RunURL(origin, r.ID)
 	var md, bb bytes.Buffer
 	// The three exports share their tables, each the report's grid once
 	// more; rendering into a buffer cannot fail.
-	t := newTables(r, l)
+	t := newTablesOf(&v.Grid, r, l)
 	_ = markdown(&md, r, l, permalink, t)
 	_ = bbcode(&bb, r, l, permalink, t)
 	txt := plainText(r, l, permalink, true, t)
