@@ -110,7 +110,7 @@ func (m *Metrics) instrument(next http.Handler) http.Handler {
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 			route = rc.RoutePattern()
 		}
-		m.requests.WithLabelValues(route, r.Method, strconv.Itoa(ww.Status())).Inc()
+		m.requests.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(ww.Status())).Inc()
 		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
 }
@@ -134,4 +134,14 @@ func (s *Server) ingest(ctx context.Context, up ingest.Upload) (*ingest.Result, 
 	}
 	s.metrics.ingests.WithLabelValues(format, outcome).Inc()
 	return res, err
+}
+
+// methodLabel keeps the method label to the methods the site knows: any
+// other string a client sends would be a series of its own.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete, http.MethodOptions, http.MethodPut, http.MethodPatch:
+		return m
+	}
+	return "other"
 }

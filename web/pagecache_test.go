@@ -129,3 +129,21 @@ func TestPageCacheInvalidation(t *testing.T) {
 		t.Errorf("hidden run's report = %d, want 404", r3.StatusCode)
 	}
 }
+
+// TestPageCacheKeepsNoCookie: the language cookie set for the reader who
+// filled the cache is not replayed to the next one, who has it already.
+func TestPageCacheKeepsNoCookie(t *testing.T) {
+	s := newSite(t)
+	id := s.seed(t)
+	first, _ := s.fetch(t, "/runs/"+id+"?lang=ja", "gzip")
+	if first.Header.Get("Set-Cookie") == "" {
+		t.Fatal("?lang=ja without the cookie sets no cookie")
+	}
+	again, _ := s.fetch(t, "/runs/"+id+"?lang=ja", "gzip", "Cookie: lang=ja")
+	if again.StatusCode != 200 || again.Header.Get("Set-Cookie") != "" {
+		t.Errorf("cached page for a reader with the cookie: %d, Set-Cookie %q", again.StatusCode, again.Header.Get("Set-Cookie"))
+	}
+	if again.Header.Get("ETag") != first.Header.Get("ETag") {
+		t.Errorf("not the cached page: ETag %s, then %s", first.Header.Get("ETag"), again.Header.Get("ETag"))
+	}
+}
