@@ -3,6 +3,7 @@ package speedmatrix_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/cli"
@@ -43,5 +44,64 @@ func TestComposeFile(t *testing.T) {
 	}
 	if len(app.Ports) != 1 || app.Ports[0].Target != 8080 {
 		t.Errorf("app ports = %+v, want 8080", app.Ports)
+	}
+}
+
+// TestComposeScaleProfile: the scale profile runs two instances of the
+// app on the one database behind nginx, whose configuration names both,
+// and each instance trusts the proxy's X-Forwarded-For with half the
+// upload limits.
+func TestComposeScaleProfile(t *testing.T) {
+	opts, err := cli.NewProjectOptions([]string{"docker-compose.yml"}, cli.WithName("speedmatrix"),
+		cli.WithWorkingDirectory("."), cli.WithProfiles([]string{"scale"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("docker-compose.yml does not load with the scale profile: %v", err)
+	}
+	for _, name := range []string{"app-a", "app-b"} {
+		app, err := p.GetService(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := app.Environment
+		if u := env["DATABASE_URL"]; u == nil || !strings.Contains(*u, "@db:5432/") {
+			t.Errorf("%s DATABASE_URL = %v, want the db service", name, u)
+		}
+		if tp := env["TRUSTED_PROXIES"]; tp == nil || *tp == "" {
+			t.Errorf("%s trusts no proxy", name)
+		}
+		if l := env["UPLOADS_PER_HOUR_ADDRESS"]; l == nil || *l != "15" {
+			t.Errorf("%s upload limit = %v, want half of 30", name, l)
+		}
+		if len(app.Ports) != 0 {
+			t.Errorf("%s publishes %+v; only the proxy should", name, app.Ports)
+		}
+	}
+	proxy, err := p.GetService("proxy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(proxy.Ports) != 1 || proxy.Ports[0].Target != 80 || len(proxy.Volumes) != 1 {
+		t.Fatalf("proxy ports %+v, volumes %+v", proxy.Ports, proxy.Volumes)
+	}
+	conf, err := os.ReadFile("deploy/nginx-scale.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"server app-a:8080", "server app-b:8080", "X-Forwarded-For"} {
+		if !strings.Contains(string(conf), want) {
+			t.Errorf("deploy/nginx-scale.conf lacks %q", want)
+		}
+	}
+	// Without the profile, only db and app run, as before.
+	plain, err := cli.NewProjectOptions([]string{"docker-compose.yml"}, cli.WithName("speedmatrix"), cli.WithWorkingDirectory("."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pp, err := plain.LoadProject(context.Background()); err != nil || len(pp.Services) != 2 {
+		t.Errorf("default project: %v services, %v", len(pp.Services), err)
 	}
 }

@@ -35,7 +35,7 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	if dryRun(r) {
 		return s.apiDryRun(w, r, up)
 	}
-	res, err := ingest.Ingest(r.Context(), s.store, up)
+	res, err := s.ingest(r.Context(), up)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,8 @@ import (
 // etag on the response and, when the request's If-None-Match already has
 // it, answers 304 and reports true, so the caller loads and sends nothing
 // more. Comparison is weak, as RFC 9110 asks for If-None-Match: W/"x"
-// matches "x".
+// matches "x"; and the cached pages' encodings of one body ("x-gz",
+// "x-br", "x") match each other, since each is that body.
 func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
 	w.Header().Set("ETag", etag)
 	if !matches(r.Header.Get("If-None-Match"), etag) {
@@ -24,12 +25,23 @@ func matches(list, etag string) bool {
 	if list == "" {
 		return false
 	}
-	want := strings.TrimPrefix(etag, "W/")
+	want := opaque(etag)
 	for _, tag := range strings.Split(list, ",") {
 		tag = strings.TrimSpace(tag)
-		if tag == "*" || strings.TrimPrefix(tag, "W/") == want {
+		if tag == "*" || opaque(tag) == want {
 			return true
 		}
 	}
 	return false
+}
+
+// opaque is a tag without its weakness and its encoding suffix.
+func opaque(tag string) string {
+	tag = strings.TrimPrefix(tag, "W/")
+	for _, enc := range []string{`-gz"`, `-br"`} {
+		if strings.HasSuffix(tag, enc) {
+			return strings.TrimSuffix(tag, enc) + `"`
+		}
+	}
+	return tag
 }

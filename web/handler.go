@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -26,6 +27,10 @@ var errNotFound = &httpError{status: http.StatusNotFound, key: "error.not_found"
 // errDiskFull answers a write the database had no room for: 507, saying
 // that nothing was stored and that reading still works.
 var errDiskFull = &httpError{status: http.StatusInsufficientStorage, key: "error.disk_full"}
+
+// errUnavailable answers while the database cannot be reached (503 with
+// Retry-After, see adapt).
+var errUnavailable = &httpError{status: http.StatusServiceUnavailable, key: "error.unavailable"}
 
 // page adapts a page's handlerFunc for the router: errors become an error
 // page in the reader's language (see answer).
@@ -65,6 +70,11 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 		case store.IsDiskFull(err):
 			he = errDiskFull
 			s.log.Warn("database disk full: write refused", "method", r.Method, "path", r.URL.Path, "err", err)
+		case store.IsUnavailable(err):
+			// Not our bug and not for long: ask the client to come back.
+			s.log.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+			he = errUnavailable
 		case errors.As(err, &he):
 		default:
 			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -5,10 +5,8 @@ import (
 	"sync"
 )
 
-// lru is a least-recently-used cache bounded in bytes. The web layer keeps
-// rendered report pages and link-preview cards in one; their keys are ETags,
-// which name the run's revision, the language and the build, so an entry is
-// never stale, only evicted.
+// lru is a least-recently-used cache bounded in bytes: the page cache
+// (pagecache.go) keeps every cached answer in one.
 type lru[V any] struct {
 	mu    sync.Mutex
 	max   int
@@ -19,8 +17,9 @@ type lru[V any] struct {
 }
 
 type lruEntry[V any] struct {
-	key string
-	val V
+	key  string
+	val  V
+	size int // as counted when put or grown, so eviction subtracts the same
 }
 
 func newLRU[V any](maxBytes int, sizer func(V) int) *lru[V] {
@@ -39,7 +38,8 @@ func (c *lru[V]) get(key string) (V, bool) {
 	return e.Value.(*lruEntry[V]).val, true
 }
 
-// put keeps val under key unless it is larger than the whole cache.
+// put keeps val under key, replacing what was there, unless it is larger
+// than the whole cache.
 func (c *lru[V]) put(key string, val V) {
 	n := c.sizer(val)
 	if n > c.max {
@@ -47,16 +47,41 @@ func (c *lru[V]) put(key string, val V) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.items[key]; ok {
-		return
+	if e, ok := c.items[key]; ok {
+		c.size -= e.Value.(*lruEntry[V]).size
+		c.order.Remove(e)
 	}
-	c.items[key] = c.order.PushFront(&lruEntry[V]{key: key, val: val})
+	c.items[key] = c.order.PushFront(&lruEntry[V]{key: key, val: val, size: n})
 	c.size += n
-	for c.size > c.max {
+	c.evict()
+}
+
+// grow counts n more bytes for key's entry when it still holds val (a
+// representation added later, such as brotli).
+func (c *lru[V]) grow(key string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[key]; ok {
+		e.Value.(*lruEntry[V]).size += n
+		c.size += n
+		c.evict()
+	}
+}
+
+// evict drops the least recently used entries until the cache fits.
+func (c *lru[V]) evict() {
+	for c.size > c.max && c.order.Len() > 0 {
 		last := c.order.Back()
 		old := last.Value.(*lruEntry[V])
 		c.order.Remove(last)
 		delete(c.items, old.key)
-		c.size -= c.sizer(old.val)
+		c.size -= old.size
 	}
+}
+
+// stats returns the entries and bytes held.
+func (c *lru[V]) stats() (entries, bytes int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len(), c.size
 }

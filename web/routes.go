@@ -18,7 +18,7 @@ func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
-	r.Use(middleware.Recoverer, s.accessLog, s.securityHeaders, middleware.GetHead)
+	r.Use(middleware.Recoverer, s.metrics.instrument, s.accessLog, s.securityHeaders, middleware.GetHead)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
@@ -27,36 +27,39 @@ func (s *Server) routes() http.Handler {
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.language)
-		// Pages and JSON are compressed on the fly; the report page brings
-		// its own cached gzip, which the compressor leaves alone.
-		r.Use(middleware.Compress(5, "text/html", "application/json"))
-		r.Get("/", s.page(s.home))
+		// Pages and JSON are compressed on the fly, but for the cached
+		// ones, which bring their own gzip or brotli (cached.go).
+		r.Use(s.compressUncached)
+		// get serves a page, from the page cache when cachedRoutes
+		// (cachepolicy.go) lists its pattern.
+		get := func(pattern string, h handlerFunc) { r.Get(pattern, s.cached(pattern, s.page(h))) }
+		get("/", s.home)
 
 		// A run: the report and its twins (run_page.go, share*.go).
-		r.Get("/runs/{id}", s.page(s.runPage))
-		r.Get("/runs/{id}.json", s.page(s.runJSON))
-		r.Get("/runs/{id}.csv", s.page(s.runExport(".csv")))
-		r.Get("/runs/{id}.md", s.page(s.runExport(".md")))
-		r.Get("/runs/{id}.txt", s.page(s.runExport(".txt")))
-		r.Get("/runs/{id}.bbcode", s.page(s.runExport(".bbcode")))
-		r.Get("/runs/{id}/source", s.page(s.runSource))
-		r.Get("/runs/{id}/card.png", s.page(s.runCard))
-		r.Get("/runs/{id}/grid.svg", s.page(s.runImage(gridSVG)))
-		r.Get("/runs/{id}/badge.svg", s.page(s.runImage(badgeSVG)))
-		r.Get("/runs/{id}/embed", s.page(s.runEmbed))
+		get("/runs/{id}", s.runPage)
+		get("/runs/{id}.json", s.runJSON)
+		get("/runs/{id}.csv", s.runExport(".csv"))
+		get("/runs/{id}.md", s.runExport(".md"))
+		get("/runs/{id}.txt", s.runExport(".txt"))
+		get("/runs/{id}.bbcode", s.runExport(".bbcode"))
+		get("/runs/{id}/source", s.runSource)
+		get("/runs/{id}/card.png", s.runCard)
+		get("/runs/{id}/grid.svg", s.runImage(gridSVG))
+		get("/runs/{id}/badge.svg", s.runImage(badgeSVG))
+		get("/runs/{id}/embed", s.runEmbed)
 
 		// Browse (browse*.go) and compare (compare.go).
-		r.Get("/runs", s.page(s.runsPage))
-		r.Get("/leaderboard", s.page(s.leaderboardPage))
-		r.Get("/search", s.page(s.searchPage))
-		r.Get("/hardware/{slug}", s.page(s.entityPage(store.KindHardware)))
-		r.Get("/engines/{slug}", s.page(s.entityPage(store.KindEngine)))
-		r.Get("/models/{slug}", s.page(s.entityPage(store.KindModel)))
-		r.Get("/submitters/{slug}", s.page(s.entityPage(store.KindSubmitter)))
-		r.Get("/orgs/{slug}", s.page(s.orgPage))
-		r.Get("/compare", s.page(s.comparePage))
-		r.Get("/compare/with/{id}", s.page(s.compareWithPage))
-		r.Get("/history", s.page(s.historyPage)) // history.go
+		get("/runs", s.runsPage)
+		get("/leaderboard", s.leaderboardPage)
+		get("/search", s.searchPage)
+		get("/hardware/{slug}", s.entityPage(store.KindHardware))
+		get("/engines/{slug}", s.entityPage(store.KindEngine))
+		get("/models/{slug}", s.entityPage(store.KindModel))
+		get("/submitters/{slug}", s.entityPage(store.KindSubmitter))
+		get("/orgs/{slug}", s.orgPage)
+		get("/compare", s.comparePage)
+		get("/compare/with/{id}", s.compareWithPage)
+		get("/history", s.historyPage) // history.go
 
 		// Upload (upload*.go). Browsers send Sec-Fetch-Site/Origin; a
 		// cross-site form post is refused before it reaches the handler.
@@ -69,15 +72,15 @@ func (s *Server) routes() http.Handler {
 		r.With(s.csrf).Post("/upload/drafts/{id}/discard", s.page(s.draftDiscard))
 
 		// The decode calculator (calculator.go) and its documentation.
-		r.Get("/calculator", s.page(s.calculatorPage))
-		r.Get("/docs/calculator", s.page(s.docsCalculator))
+		get("/calculator", s.calculatorPage)
+		get("/docs/calculator", s.docsCalculator)
 
 		// Documentation and site files.
-		r.Get("/docs/formats", s.page(s.docsFormats))
-		r.Get("/docs/api", s.page(s.apiDocsPage))
+		get("/docs/formats", s.docsFormats)
+		get("/docs/api", s.apiDocsPage)
 		r.Get("/api/openapi.json", s.openAPI)
-		r.Get("/sitemap.xml", s.page(s.sitemap))
-		r.Get("/sitemap-{lang}.xml", s.page(s.sitemapLang))
+		get("/sitemap.xml", s.sitemap)
+		get("/sitemap-{lang}.xml", s.sitemapLang)
 		r.Get("/robots.txt", s.robots)
 
 		r.Route("/api/v1", s.apiRoutes)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -49,6 +51,11 @@ type Config struct {
 	Uploads UploadPolicy
 	// Now is the drafts' clock (when a preview expires); nil is time.Now.
 	Now func() time.Time
+	// CacheBytes bounds the page cache; 0 is DefaultCacheBytes.
+	CacheBytes int
+	// Metrics, when set, counts what this server does (metrics.go); the
+	// caller serves its Handler where it wants.
+	Metrics *Metrics
 }
 
 // Server holds the dependencies of the handlers.
@@ -58,25 +65,49 @@ type Server struct {
 	baseURL string
 	log     *slog.Logger
 	version string
-	pages   *pageCache
-	cards   *cardCache // link-preview PNGs (share_card.go)
+	pages   *pageCache   // every cached answer (cached.go, cachepolicy.go)
+	gens    *generations // what changed, so a hit asks the database nothing
+	flight  singleflight.Group
+	metrics *Metrics
 	uploads *uploadGate
 	now     func() time.Time
 }
 
-// pageCacheBytes bounds the rendered-report cache: about 700 seed-sized
-// pages in two encodings.
-const pageCacheBytes = 32 << 20
+// DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
+// about 2,000 gzipped report pages, or 500 link-preview cards.
+const DefaultCacheBytes = 32 << 20
+
+// changeSource is a Store that tells of committed changes (store.Store).
+type changeSource interface {
+	OnChange(func(store.Change))
+}
 
 // New returns the site's handler.
 func New(cfg Config) http.Handler {
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
+	}
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
-		pages: newPageCache(pageCacheBytes), cards: newCardCache(cardCacheBytes), uploads: newUploadGate(cfg.Uploads)}
+		pages: newPageCache(cfg.CacheBytes), gens: newGenerations(), metrics: cfg.Metrics,
+		uploads: newUploadGate(cfg.Uploads)}
 	if s.now = cfg.Now; s.now == nil {
 		s.now = time.Now
 	}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	if s.metrics == nil {
+		s.metrics = NewMetrics()
+	}
+	s.metrics.watchCache(s.pages)
+	if src, ok := cfg.Store.(changeSource); ok {
+		// Our own commits arrive before the write returns, so the
+		// instance that answered never serves stale; others' through
+		// store.Listen.
+		src.OnChange(func(c store.Change) {
+			s.gens.apply(c)
+			s.metrics.change(c)
+		})
 	}
 	return s.routes()
 }

@@ -30,7 +30,7 @@ func staticFiles() http.Handler {
 		name := strings.TrimPrefix(r.URL.Path, static.Prefix)
 		if gz, ok := staticGzip()[name]; ok {
 			w.Header().Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
+			if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
 				h := w.Header()
 				h.Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
 				h.Set("Content-Encoding", "gzip")

@@ -70,7 +70,7 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
 		return nil
 	}
-	res, err := ingest.Ingest(r.Context(), s.store, up)
+	res, err := s.ingest(r.Context(), up)
 	if err != nil {
 		return s.renderDraftRefusal(w, r, d, fields, err)
 	}

@@ -23,6 +23,11 @@ type config struct {
 	BaseURL     string
 	// Uploads: ALLOW_ANONYMOUS, UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN.
 	Uploads web.UploadPolicy
+	// MetricsAddr (METRICS_ADDR) is where /metrics is served, apart from
+	// the site; empty serves none.
+	MetricsAddr string
+	// CacheBytes (PAGE_CACHE_MB) bounds the page cache.
+	CacheBytes int
 }
 
 // configFromEnv reads the configuration from the process's environment.
@@ -45,6 +50,10 @@ func readConfig(getenv func(string) string) (config, error) {
 			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
 			TrustedProxies:  e.prefixes("TRUSTED_PROXIES"),
 		},
+		CacheBytes: e.positive("PAGE_CACHE_MB", web.DefaultCacheBytes>>20) << 20,
+	}
+	if getenv("METRICS_ADDR") != "" {
+		cfg.MetricsAddr = e.addr("METRICS_ADDR", "")
 	}
 	return cfg, errors.Join(e.errs...)
 }
@@ -91,6 +100,20 @@ func (e *envReader) integer(name string) int {
 	n, err := strconv.Atoi(v)
 	if err != nil {
 		e.fail(name, v, "use a whole number such as 30 (a negative number means no limit)")
+	}
+	return n
+}
+
+// positive reads a whole number above zero, def when unset.
+func (e *envReader) positive(name string, def int) int {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 || n > 1<<20 {
+		e.fail(name, v, "use a whole number above zero, such as 32")
+		return def
 	}
 	return n
 }

@@ -32,6 +32,7 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 		"UPLOADS_PER_HOUR_ADDRESS": "12", "UPLOADS_PER_HOUR_TOKEN": "-1",
 		"BASE_URL": "https://speedmatrix.example/", "ADDR": ":9090",
 		"TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1,::1",
+		"METRICS_ADDR":    "127.0.0.1:9090", "PAGE_CACHE_MB": "8",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,12 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 	}
 	if cfg.BaseURL != "https://speedmatrix.example" || cfg.Addr != ":9090" || cfg.DataDir != "./data" {
 		t.Errorf("cfg = %+v", cfg)
+	}
+	if cfg.MetricsAddr != "127.0.0.1:9090" || cfg.CacheBytes != 8<<20 {
+		t.Errorf("METRICS_ADDR %q, PAGE_CACHE_MB %d bytes", cfg.MetricsAddr, cfg.CacheBytes)
+	}
+	if def, _ := readConfig(envOf(nil)); def.MetricsAddr != "" || def.CacheBytes != 32<<20 {
+		t.Errorf("defaults: METRICS_ADDR %q, cache %d bytes", def.MetricsAddr, def.CacheBytes)
 	}
 	if got := fmt.Sprint(cfg.Uploads.TrustedProxies); got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
 		t.Errorf("TRUSTED_PROXIES = %s", got)
@@ -57,6 +64,8 @@ func TestConfigRefusesWhatItCannotRead(t *testing.T) {
 		"ADDR":                     "8080",
 		"BASE_URL":                 "speedmatrix.example/runs",
 		"TRUSTED_PROXIES":          "10.0.0.0/33",
+		"METRICS_ADDR":             "9090",
+		"PAGE_CACHE_MB":            "0",
 	}
 	_, err := readConfig(envOf(bad))
 	if err == nil {

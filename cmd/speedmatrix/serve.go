@@ -52,6 +52,15 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		}
 	}()
 	defer func() { <-rederived }()
+	setMemoryLimit()
+	metrics := web.NewMetrics()
+	stopListening := listenForChanges(ctx, db, metrics)
+	defer stopListening()
+	stopMetrics, err := serveMetrics(cfg.MetricsAddr, metrics, out)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -62,7 +71,8 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
 	srv := &http.Server{
 		Handler: web.New(web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
-			Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads}),
+			Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
+			CacheBytes: cfg.CacheBytes, Metrics: metrics}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,

@@ -43,7 +43,8 @@ var Languages = []Language{
 // Bundle holds every parsed message file. It is immutable after NewBundle
 // and safe to share.
 type Bundle struct {
-	b *goi18n.Bundle
+	b       *goi18n.Bundle
+	numbers map[string]Numbers // of each of Languages, read once
 }
 
 // NewBundle parses one "<tag>.toml" per entry of Languages from fsys.
@@ -55,7 +56,11 @@ func NewBundle(fsys fs.FS) (*Bundle, error) {
 			return nil, fmt.Errorf("i18n: load %s: %w", l.Tag, err)
 		}
 	}
-	return &Bundle{b: b}, nil
+	numbers := map[string]Numbers{}
+	for _, l := range Languages {
+		numbers[l.Tag] = NewNumbers(language.Make(l.Tag))
+	}
+	return &Bundle{b: b, numbers: numbers}, nil
 }
 
 // defaultBundle parses the embedded locales on first use, once per process.

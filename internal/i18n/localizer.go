@@ -12,7 +12,11 @@ import (
 type Localizer struct {
 	Numbers
 	lang string
-	loc  *goi18n.Localizer
+	// loc is made on first use: a page served from the cache needs only
+	// the language's tag, and making one parses tags each time.
+	bundle  *goi18n.Bundle
+	locOnce sync.Once
+	loc     *goi18n.Localizer
 
 	mu      sync.Mutex
 	missing []string
@@ -22,11 +26,11 @@ type Localizer struct {
 }
 
 func newLocalizer(b *Bundle, tag string) *Localizer {
-	return &Localizer{
-		Numbers: NewNumbers(language.Make(tag)),
-		lang:    tag,
-		loc:     goi18n.NewLocalizer(b.b, tag),
+	n, ok := b.numbers[tag]
+	if !ok {
+		n = NewNumbers(language.Make(tag))
 	}
+	return &Localizer{Numbers: n, lang: tag, bundle: b.b}
 }
 
 // Lang returns the localizer's tag, as used in <html lang>.
@@ -67,9 +71,10 @@ func (l *Localizer) N(id string, count int, data map[string]any) string {
 }
 
 func (l *Localizer) localize(c *goi18n.LocalizeConfig) string {
-	if l == nil || l.loc == nil {
+	if l == nil || l.bundle == nil {
 		return c.MessageID
 	}
+	l.locOnce.Do(func() { l.loc = goi18n.NewLocalizer(l.bundle, l.lang) })
 	s, err := l.loc.Localize(c)
 	if err != nil {
 		// The message may be missing only in this language (s holds the

@@ -45,6 +45,8 @@ type Result struct {
 	// Created is false when the document was already stored: the answer is
 	// the first run.
 	Created bool
+	// Format is the format the document was read as (run.SourceFormat).
+	Format string
 }
 
 // Ingest runs an upload through the whole path and stores it.
@@ -57,7 +59,7 @@ func Ingest(ctx context.Context, st Store, u Upload) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{ID: id, Created: created}, nil
+	return &Result{ID: id, Created: created, Format: r.SourceFormat}, nil
 }
 
 // Prepare does everything but storing: it returns the derived run and its

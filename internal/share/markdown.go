@@ -16,6 +16,11 @@ import (
 // the prefill table and a link back. Tables are GFM pipe tables, each after
 // a blank line (old Reddit needs it); text from the run is escaped.
 func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
+	return markdown(w, r, l, pageURL, newTables(r, l))
+}
+
+// markdown is Markdown with the tables made already.
+func markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
 	var b strings.Builder
 	sep := l.T("common.dot_sep", nil)
 	b.WriteString("### [" + mdEscape(report.Title(r, l)) + "](" + pageURL + ")\n\n")
@@ -29,10 +34,10 @@ func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error 
 	}
 	b.WriteString("**" + mdEscape(l.T("run.section.decode", nil)) + "** " +
 		mdEscape(l.T("share.decode_sub", nil)) + "\n\n")
-	mdTable(&b, decodeTable(r, l))
+	mdTable(&b, t.decode)
 	if len(r.Prefill) > 0 {
 		b.WriteString("**" + mdEscape(l.T("run.section.prefill", nil)) + "**\n\n")
-		mdTable(&b, prefillTable(r, l))
+		mdTable(&b, t.prefill)
 	}
 	b.WriteString("[" + mdEscape(l.T("share.full_report", nil)) + "](" + pageURL + ")\n")
 	_, err := io.WriteString(w, b.String())

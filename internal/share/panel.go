@@ -29,16 +29,24 @@ type Panel struct {
 // absolutely, the images in the reader's language; the page's own
 // download links stay relative.
 func NewPanel(r *run.Run, l *i18n.Localizer, origin string) *Panel {
+	return NewPanelOf(report.Build(r, l), r, l, origin)
+}
+
+// NewPanelOf is NewPanel for a report page that has built r's view v
+// already: the exports' tables reuse its grid.
+func NewPanelOf(v *report.View, r *run.Run, l *i18n.Localizer, origin string) *Panel {
 	origin = strings.TrimSuffix(origin, "/")
 	lang := langQuery(l)
 	permalink := paths.RunURL(origin, r.ID)
-	var md, bb, txt bytes.Buffer
-	// Rendering into a buffer cannot fail.
-	_ = Markdown(&md, r, l, permalink)
-	_ = BBCode(&bb, r, l, permalink)
-	_ = Text(&txt, r, l, permalink)
+	var md, bb bytes.Buffer
+	// The three exports share their tables, each the report's grid once
+	// more; rendering into a buffer cannot fail.
+	t := newTablesOf(&v.Grid, r, l)
+	_ = markdown(&md, r, l, permalink, t)
+	_ = bbcode(&bb, r, l, permalink, t)
+	txt := plainText(r, l, permalink, true, t)
 	return &Panel{
-		Permalink: permalink, Markdown: md.String(), BBCode: bb.String(), Text: txt.String(),
+		Permalink: permalink, Markdown: md.String(), BBCode: bb.String(), Text: txt,
 		Embed:         EmbedHTML(r, l, origin+paths.RunFile(r.ID, "/embed")+lang),
 		BadgeMarkdown: BadgeMarkdown(r, l, origin+paths.RunFile(r.ID, "/badge.svg")+lang, permalink),
 		CSVURL:        paths.RunFile(r.ID, ".csv"), MarkdownURL: paths.RunFile(r.ID, ".md"),

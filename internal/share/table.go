@@ -32,11 +32,27 @@ func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
 	return report.StatusLabel(l, c.Status)
 }
 
+// tables are the decode and prefill tables of one run in one language,
+// made once for every export that shows them.
+type tables struct{ decode, prefill table }
+
+func newTables(r *run.Run, l *i18n.Localizer) *tables {
+	return newTablesOf(&report.Build(r, l).Grid, r, l)
+}
+
+// newTablesOf is newTables with the report's grid built already.
+func newTablesOf(g *report.Grid, r *run.Run, l *i18n.Localizer) *tables {
+	t := &tables{decode: decodeTable(g, r, l)}
+	if len(r.Prefill) > 0 {
+		t.prefill = prefillTable(r, l)
+	}
+	return t
+}
+
 // decodeTable is the decode grid: a row per context, a column per
 // concurrency, in the page's order. A cell missing from a hand-built run
 // stays empty.
-func decodeTable(r *run.Run, l *i18n.Localizer) table {
-	g := report.Build(r, l).Grid
+func decodeTable(g *report.Grid, r *run.Run, l *i18n.Localizer) table {
 	t := table{header: []string{l.T("run.grid.context", nil)}}
 	for _, c := range g.Columns {
 		t.header = append(t.header, c.Label)

@@ -16,12 +16,12 @@ import (
 // aligned for a monospaced font (wide CJK characters count as two), and
 // the report's address.
 func Text(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
-	_, err := io.WriteString(w, plainText(r, l, pageURL, true))
+	_, err := io.WriteString(w, plainText(r, l, pageURL, true, newTables(r, l)))
 	return err
 }
 
 // plainText is Text's body; withURL adds the address at the end.
-func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool) string {
+func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool, t *tables) string {
 	var b strings.Builder
 	b.WriteString(Headline(r, l) + "\n")
 	b.WriteString(EngineLineDisplay(r, l) + "\n")
@@ -29,7 +29,7 @@ func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool) stri
 	if median := report.MedianLine(r, l); median != "" {
 		b.WriteString(median + "\n\n")
 	}
-	b.WriteString(grids(r, l))
+	b.WriteString(grids(r, l, t))
 	if withURL {
 		b.WriteString(pageURL + "\n")
 	}
@@ -37,13 +37,13 @@ func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool) stri
 }
 
 // grids is the decode grid and prefill rows as aligned text.
-func grids(r *run.Run, l *i18n.Localizer) string {
+func grids(r *run.Run, l *i18n.Localizer, t *tables) string {
 	var b strings.Builder
 	b.WriteString(l.T("run.section.decode", nil) + " " + l.T("share.decode_sub", nil) + "\n")
-	textTable(&b, decodeTable(r, l))
+	textTable(&b, t.decode)
 	if len(r.Prefill) > 0 {
 		b.WriteString(l.T("run.section.prefill", nil) + "\n")
-		textTable(&b, prefillTable(r, l))
+		textTable(&b, t.prefill)
 	}
 	return b.String()
 }
@@ -95,6 +95,11 @@ func displayWidth(s string) int {
 // brackets in the run's text become fullwidth ones outside the code block,
 // so a model name cannot open a tag.
 func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
+	return bbcode(w, r, l, pageURL, newTables(r, l))
+}
+
+// bbcode is BBCode with the tables made already.
+func bbcode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
 	var b strings.Builder
 	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(Headline(r, l)) + "[/url][/b]\n")
 	b.WriteString(bbEscape(EngineLineDisplay(r, l)) + "\n")
@@ -102,7 +107,7 @@ func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
 	if median := report.MedianLine(r, l); median != "" {
 		b.WriteString(bbEscape(median) + "\n\n")
 	}
-	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(grids(r, l), "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
+	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(grids(r, l, t), "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
 	b.WriteString("[url=" + pageURL + "]" + bbEscape(l.T("share.full_report", nil)) + "[/url]\n")
 	_, err := io.WriteString(w, b.String())
 	return err

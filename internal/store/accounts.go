@@ -26,7 +26,8 @@ var (
 // any case, is ErrExists.
 func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
 	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	// A new member shows on their organisation's page.
+	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
 		var orgID *int64
 		if orgSlug != "" {
 			orgID = new(int64)
@@ -44,7 +45,7 @@ RETURNING id`, orgSlug).Scan(orgID)
 			return ErrExists
 		}
 		return err
-	})
+	}))
 }
 
 // CreateToken stores a token of the submitter handle: only its hash and
@@ -112,7 +113,7 @@ RETURNING s.handle`, hash, prefix)
 // ErrNotOwner.
 func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
 	defer wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -133,7 +134,7 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 		}
 		_, err = tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id)
 		return err
-	})
+	}))
 }
 
 // HideRun hides a run from readers (404) and from every list and
@@ -141,12 +142,12 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 // outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	defer wrap(&err, "HideRun(%q)", id)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		return hideInTx(ctx, tx, id)
-	})
+	}))
 }
 
 // hideInTx hides run id in tx, which holds lockBest.

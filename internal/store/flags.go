@@ -25,10 +25,13 @@ WHERE r.id = f.id`, ids, above, versions)
 	return err
 }
 
-// scanFlags reads the stored flags of run r (its ID set) into it.
-func scanFlags(ctx context.Context, tx pgx.Tx, r *run.Run) error {
+// selectFlagsSQL reads a run's stored flags (scanFlags), in GetRun's batch.
+const selectFlagsSQL = `SELECT above_bound, bound_version FROM runs WHERE id = $1`
+
+// scanFlags reads the stored flags of a run from selectFlagsSQL's row.
+func scanFlags(row pgx.Row, r *run.Run) error {
 	var above bool
-	err := tx.QueryRow(ctx, `SELECT above_bound, bound_version FROM runs WHERE id = $1`, r.ID).Scan(&above, &r.BoundVersion)
+	err := row.Scan(&above, &r.BoundVersion)
 	if above {
 		r.Flags = []string{run.FlagAboveBound}
 	}

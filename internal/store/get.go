@@ -14,24 +14,34 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the three queries, so a run changed meanwhile is
+	// One snapshot for the four queries, so a run changed meanwhile is
 	// never read half old, half new.
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err = s.transact(ctx, opts, func(tx pgx.Tx) error {
-		var err error
-		if r, err = scanRun(tx.QueryRow(ctx, selectRunSQL, id)); err != nil {
+	// The four go in one round trip (a page miss waits for each).
+	err = s.transact(ctx, opts, func(tx pgx.Tx) (err error) {
+		b := &pgx.Batch{}
+		b.Queue(selectRunSQL, id)
+		b.Queue(selectDecodeSQL, id)
+		b.Queue(selectPrefillSQL, id)
+		b.Queue(selectFlagsSQL, id)
+		br := tx.SendBatch(ctx, b)
+		defer func() {
+			if cerr := br.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		if r, err = scanRun(br.QueryRow()); err != nil {
 			return notFound(err)
 		}
-		if err := scanFlags(ctx, tx, r); err != nil {
-			return err
-		}
-		rows, _ := tx.Query(ctx, selectDecodeSQL, id)
+		rows, _ := br.Query()
 		if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
 			return err
 		}
-		rows, _ = tx.Query(ctx, selectPrefillSQL, id)
-		r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow)
-		return err
+		rows, _ = br.Query()
+		if r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow); err != nil {
+			return err
+		}
+		return scanFlags(br.QueryRow(), r)
 	})
 	if err != nil {
 		return nil, err

@@ -32,22 +32,23 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	}
 	uploaded = uploaded.UTC().Truncate(time.Microsecond)
 
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
 		var err error
 		id, created, err = insertRunRow(ctx, tx, r, dedupeKey, uploaded)
 		if err != nil || !created {
-			return err
+			return Change{}, err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source); err != nil {
-			return fmt.Errorf("source: %w", err)
+			return Change{}, fmt.Errorf("source: %w", err)
 		}
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
-			return fmt.Errorf("decode cells: %w", err)
+			return Change{}, fmt.Errorf("decode cells: %w", err)
 		}
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
-			return fmt.Errorf("prefill rows: %w", err)
+			return Change{}, fmt.Errorf("prefill rows: %w", err)
 		}
-		return indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}) // browse: slugs, numbers, leaderboard
+		// A new run has no cached page of its own yet; the lists do.
+		return Change{Site: true}, indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}) // browse: slugs, numbers, leaderboard
 	})
 	if err != nil {
 		return "", false, err

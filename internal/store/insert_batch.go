@@ -54,7 +54,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
 	}
 	out := make([]Inserted, len(runs))
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err = s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
 		if err := insertRunRows(ctx, tx, runs, uploaded, out); err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 			}
 		}
 		return indexNewRuns(ctx, tx, ids, fresh)
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 
@@ -18,7 +19,9 @@ var ErrNotFound = errors.New("not found")
 
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
+	pool    *pgxpool.Pool
+	changes changeHooks // told of every committed change (changes.go)
+	name    string      // this handle's name in its announcements, random
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
@@ -33,7 +36,7 @@ func Open(ctx context.Context, url string) (_ *Store, err error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, name: rand.Text()[:12]}, nil
 }
 
 // Close waits for queries in flight and closes every connection.
@@ -86,3 +89,6 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// PoolStat reports the connection pool's statistics, for metrics.
+func (s *Store) PoolStat() *pgxpool.Stat { return s.pool.Stat() }

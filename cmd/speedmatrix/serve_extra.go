@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/web"
+)
+
+// defaultMemoryLimit is the Go heap's soft limit when GOMEMLIMIT is unset:
+// the page cache (32 MiB by default) and the requests in flight fit well
+// under it, and the collector works harder as it nears, keeping the
+// process's RSS about 100 MiB under load.
+const defaultMemoryLimit = 80 << 20
+
+// setMemoryLimit applies defaultMemoryLimit unless GOMEMLIMIT says
+// otherwise (the runtime reads that itself).
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+}
+
+// listenForChanges hears the changes every instance announces, so this
+// one's page cache renews what they affect; the returned function stops it
+// and waits.
+func listenForChanges(ctx context.Context, db *database, m *web.Metrics) (stop func()) {
+	m.WatchPool(db.Store.PoolStat)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		db.Store.Listen(ctx, m.Notified)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// serveMetrics serves /metrics on addr, a listener of its own, when addr
+// is set; the returned function stops it.
+func serveMetrics(addr string, m *web.Metrics, out io.Writer) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Fprintf(out, "speedmatrix: metrics on http://%s/metrics\n", ln.Addr())
+	return func() { _ = srv.Close() }, nil
+}

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ChangesChannel is the one PostgreSQL NOTIFY channel every write path
+// announces its change on, so every instance on the database can renew
+// what it cached.
+const ChangesChannel = "speedmatrix_changes"
+
+// Change says what a committed write affected.
+type Change struct {
+	// Runs are the runs whose own pages (report, exports, images) changed.
+	Runs []string `json:"runs,omitempty"`
+	// Site means lists, leaderboards, entity pages and the home page may
+	// have changed.
+	Site bool `json:"site,omitempty"`
+	// Reset means anything may have changed: the listening connection was
+	// lost (notifications may have been missed) or a bulk rebuild ran.
+	Reset bool `json:"reset,omitempty"`
+	// Remote is set on changes learnt from the channel, another
+	// instance's, rather than from this process's own commit.
+	Remote bool `json:"-"`
+	// From names the Store that announced it, so its own announcements,
+	// published already at commit, are not published twice.
+	From string `json:"from,omitempty"`
+}
+
+// maxPayload keeps a NOTIFY payload under PostgreSQL's 8000-byte limit; a
+// change naming more runs than fit is sent as a reset.
+const maxPayload = 7000
+
+// changeHooks are the functions told of every change, local or remote.
+type changeHooks struct {
+	mu    sync.RWMutex
+	hooks []func(Change)
+}
+
+// OnChange registers f to be told of every change: synchronously after
+// this process's own commits (before the writing method returns, so the
+// instance that answered never serves stale afterwards) and, while Listen
+// runs, of every change announced on the channel.
+func (s *Store) OnChange(f func(Change)) {
+	s.changes.mu.Lock()
+	defer s.changes.mu.Unlock()
+	s.changes.hooks = append(s.changes.hooks, f)
+}
+
+// publish tells every hook of c.
+func (s *Store) publish(c Change) {
+	s.changes.mu.RLock()
+	hooks := s.changes.hooks
+	s.changes.mu.RUnlock()
+	for _, f := range hooks {
+		f(c)
+	}
+}
+
+// announce sends c on the channel inside tx, so other instances hear of it
+// exactly when it commits (PostgreSQL delivers notifications on commit and
+// drops them on rollback).
+func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
+	c.From = from
+	payload, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	if len(payload) > maxPayload {
+		payload, _ = json.Marshal(Change{Reset: true, From: from})
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, ChangesChannel, string(payload)); err != nil {
+		return fmt.Errorf("notify: %w", err)
+	}
+	return nil
+}
+
+// transactChange is transact for a write that changes what readers see: fn
+// returns the change, which is announced in the transaction and published
+// to this process's hooks after the commit.
+func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, error)) error {
+	var c Change
+	err := s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var err error
+		if c, err = fn(tx); err != nil {
+			return err
+		}
+		if c.Site || c.Reset || len(c.Runs) > 0 {
+			return announce(ctx, tx, c, s.name)
+		}
+		return nil
+	})
+	if err == nil && (c.Site || c.Reset || len(c.Runs) > 0) {
+		s.publish(c)
+	}
+	return err
+}
+
+// siteChange is a write that changes lists and leaderboards only.
+func siteChange(fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
+	return func(tx pgx.Tx) (Change, error) { return Change{Site: true}, fn(tx) }
+}
+
+// runChange is a write that changes run id's own pages and the lists.
+func runChange(id string, fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
+	return func(tx pgx.Tx) (Change, error) { return Change{Runs: []string{id}, Site: true}, fn(tx) }
+}

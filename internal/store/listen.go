@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Listen receives the changes other instances (and this one) announce on
+// ChangesChannel and publishes them to the OnChange hooks, until ctx ends.
+// When the listening connection is lost it publishes a reset (whatever was
+// announced meanwhile is missed), reconnects with a growing pause, and
+// publishes a reset again once it listens anew. notified, when not nil, is
+// called once per notification received (for metrics).
+func (s *Store) Listen(ctx context.Context, notified func()) {
+	pause := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		conn, err := s.listenConn(ctx)
+		if err == nil {
+			pause = 100 * time.Millisecond
+			s.publish(Change{Reset: true, Remote: true}) // catch up on what was missed
+			s.receive(ctx, conn, notified)
+			_ = conn.Close(context.WithoutCancel(ctx))
+			s.publish(Change{Reset: true, Remote: true}) // from now on we may miss some
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 2*time.Second)
+	}
+}
+
+// listenConn takes a connection out of the pool for good and listens on it.
+func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, error) {
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn := pc.Hijack()
+	if _, err := conn.Exec(ctx, "LISTEN "+ChangesChannel); err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return conn, nil
+}
+
+// receive publishes notifications until the connection fails or ctx ends.
+// An unreadable payload is taken as a reset.
+func (s *Store) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return
+		}
+		if notified != nil {
+			notified()
+		}
+		var c Change
+		if json.Unmarshal([]byte(n.Payload), &c) != nil {
+			c = Change{Reset: true}
+		}
+		if c.From == s.name {
+			continue // published when it committed
+		}
+		c.Remote = true
+		s.publish(c)
+	}
+}

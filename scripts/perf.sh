@@ -1,0 +1,133 @@
+#!/bin/sh
+# perf.sh — the page-speed benchmark: speedmatrix against nginx serving the
+# same report bytes with gzip_static, side by side, on 127.0.0.1 only.
+#
+#   go build -o /tmp/sm ./cmd/speedmatrix
+#   SM=/tmp/sm scripts/perf.sh
+#
+# It creates a scratch database (speedmatrix_perf_$$) on ADMIN_URL, stores
+# RUNS demo runs (2000), starts the server on ADDR (127.0.0.1:18083) and
+# nginx on NGINX_ADDR (127.0.0.1:18097) with a saved copy of one report,
+# runs wrk (CONNS=32 connections, THREADS=2, DURATION=5s each, gzip
+# accepted) against both, nginx and the warm report alternately ROUNDS=3
+# times (the best of each is kept), then UPLOADS uploads from 4 clients, and prints
+# the ratios of docs/performance.md's table and the server's peak RSS.
+# Everything it starts is stopped and the database dropped on exit. Needs
+# wrk, nginx (apt-get install -y wrk nginx-light), psql and curl. A
+# benchmark, not a test: nothing asserts throughput.
+set -eu
+
+SM=${SM:-/tmp/sm}
+ADMIN_URL=${ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+ADDR=${ADDR:-127.0.0.1:18083}
+NGINX_ADDR=${NGINX_ADDR:-127.0.0.1:18097}
+RUNS=${RUNS:-2000}
+CONNS=${CONNS:-32}
+THREADS=${THREADS:-2}
+DURATION=${DURATION:-5s}
+UPLOADS=${UPLOADS:-100}
+ROUNDS=${ROUNDS:-3}
+
+for a in "$ADDR" "$NGINX_ADDR"; do
+	case $a in 127.0.0.1:*) ;; *) echo "perf.sh: only 127.0.0.1 addresses ($a)" >&2; exit 2 ;; esac
+done
+for c in wrk nginx psql curl; do
+	command -v $c >/dev/null || { echo "perf.sh: $c is missing (apt-get install -y wrk nginx-light postgresql-client curl)" >&2; exit 2; }
+done
+[ -x "$SM" ] || { echo "perf.sh: build the server first: go build -o $SM ./cmd/speedmatrix" >&2; exit 2; }
+
+db=speedmatrix_perf_$$
+work=$(mktemp -d)
+DATABASE_URL=$(printf '%s' "$ADMIN_URL" | sed "s|/postgres?|/$db?|")
+export DATABASE_URL
+cleanup() {
+	[ -f "$work/sm.pid" ] && kill "$(cat "$work/sm.pid")" 2>/dev/null || true
+	[ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+	sleep 1
+	psql -q "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+psql -q "$ADMIN_URL" -c "CREATE DATABASE $db" >/dev/null
+"$SM" migrate >/dev/null
+"$SM" demo --runs "$RUNS" | tail -1
+UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$ADDR "$SM" serve >"$work/sm.log" 2>/dev/null &
+echo $! >"$work/sm.pid"
+base=http://$ADDR
+for _ in $(seq 50); do curl -fs "$base/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+
+pick() { curl -fs "$base$1" | grep -o "href=\"$2[^\"?#]*\"" | head -1 | sed 's/^href="//; s/"$//'; }
+report=$(pick /runs /runs/)
+hardware=$(pick /runs /hardware/)
+model=$(pick /runs /models/)
+
+# The same bytes for nginx: the report as the server gzips it.
+mkdir -p "$work/www"
+curl -fs -H 'Accept-Encoding: gzip' "$base$report" >"$work/www/report.html.gz"
+curl -fs "$base$report" >"$work/www/report.html"
+cat >"$work/nginx.conf" <<EOF
+worker_processes auto;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+	access_log $work/nginx-access.log;
+	client_body_temp_path $work; proxy_temp_path $work; fastcgi_temp_path $work; uwsgi_temp_path $work; scgi_temp_path $work;
+	server {
+		listen $NGINX_ADDR;
+		root $work/www;
+		default_type text/html;
+		gzip_static on;
+		etag on;
+	}
+}
+EOF
+nginx -c "$work/nginx.conf"
+sleep 0.5
+
+cat >"$work/cold.lua" <<'EOF'
+-- every request a new query string: a cache miss each time
+local n = 0
+request = function()
+	n = n + 1
+	return wrk.format(nil, wrk.path .. "?cold=" .. math.random(1, 1e9) .. "-" .. n)
+end
+EOF
+
+rps() { # URL [wrk args...] → requests per second
+	url=$1; shift
+	curl -fs -o /dev/null -H 'Accept-Encoding: gzip' "$url" || { echo "perf.sh: GET $url failed" >&2; exit 1; }
+	wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -H 'Accept-Encoding: gzip' "$@" "$url" | awk '/Requests\/sec/ {printf "%.0f", $2}'
+}
+one() { # URL → milliseconds for one request, the median of 20
+	for _ in $(seq 20); do curl -fs -o /dev/null -H 'Accept-Encoding: gzip' -w '%{time_total}\n' "$1"; done |
+		sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]*1000}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+
+echo "# $(nproc) CPUs, $RUNS runs, wrk -t$THREADS -c$CONNS -d$DURATION, gzip accepted; report $report"
+# nginx and the warm report alternate ROUNDS times and keep their best, so
+# a burst of other work on the machine does not land on one side only.
+nginx_rps=0 warm=0
+for _ in $(seq "$ROUNDS"); do
+	n=$(rps "http://$NGINX_ADDR/report.html"); [ "$n" -gt "$nginx_rps" ] && nginx_rps=$n
+	w=$(rps "$base$report"); [ "$w" -gt "$warm" ] && warm=$w
+done
+cold=$(rps "$base$report" -s "$work/cold.lua")
+echo "nginx gzip_static: $nginx_rps req/s; warm report: $warm req/s; cold report: $cold req/s"
+echo
+echo "| page | req/s | one request (ms) | ratio | goal |"
+echo "|---|---|---|---|---|"
+echo "| warm report ÷ nginx gzip_static | $warm | $(one "$base$report") | $(ratio "$warm" "$nginx_rps") | ≥ 0.6 |"
+echo "| cold report ÷ warm | $cold | | $(ratio "$cold" "$warm") | ≥ 0.1 |"
+for p in /leaderboard /runs "$hardware" "$model" /; do
+	r=$(rps "$base$p")
+	echo "| \`$p\` ÷ warm report | $r | $(one "$base$p") | $(ratio "$r" "$warm") | ≥ 0.5 |"
+done
+if [ -n "${UPLOADLOAD:-}" ] || [ -d scripts/uploadload ]; then
+	echo
+	go run ./scripts/uploadload -url "$base" -clients 4 -uploads "$((UPLOADS / 4))" | head -1
+fi
+echo
+echo "server peak RSS: $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status")"

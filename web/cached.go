@@ -1,0 +1,214 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// maxCachedBody is the largest answer the cache records; a larger one is
+// streamed through as it is written.
+const maxCachedBody = 2 << 20
+
+// cached serves the route pattern's answers from the page cache when
+// cachedRoutes lists it, and h directly otherwise. A fresh hit touches no
+// database. A miss runs h once for all concurrent readers of the same
+// page, keeps a 200 answer and sends it; when h fails (a 5xx: the
+// database is down) and an older copy is kept, that copy is sent, marked
+// as stale (stale.go).
+func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
+	scope, ok := cachedRoutes[pattern]
+	if !ok {
+		return h
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !cacheable(r) {
+			h(w, r)
+			return
+		}
+		key := s.pageKey(r)
+		st := s.gens.stampOf(scope, r)
+		old, ok := s.pages.get(key)
+		if ok && old.stamp == st {
+			s.metrics.cache("hit")
+			_ = s.servePage(w, r, old)
+			return
+		}
+		s.metrics.cache("miss")
+		v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
+			return s.fill(w, r, h, key, st, old != nil), nil
+		})
+		res := v.(fillResult)
+		switch {
+		case res.page != nil:
+			_ = s.servePage(w, r, res.page)
+		case res.failed && old != nil:
+			s.metrics.cache("stale")
+			s.serveStale(w, r, old)
+		case res.leader == r:
+			if !res.rec.spilled { // else it is sent already
+				res.rec.replay(w)
+			}
+		default:
+			h(w, r) // another reader's answer could not be kept: make our own
+		}
+	}
+}
+
+// fillResult is what one run of a missed page's handler gave.
+type fillResult struct {
+	page   *cachedPage // kept, for everyone waiting
+	failed bool        // the handler answered 5xx
+	rec    *recorder   // the answer, for the reader whose request ran it
+	leader *http.Request
+}
+
+// staleAfter bounds how long a reader of a page with an older copy waits
+// for the fresh one: a database that does not answer at all (no refusal)
+// would otherwise hold every reader until their client gives up.
+const staleAfter = 3 * time.Second
+
+// fill runs h for the page key and keeps a 200 answer. With an older copy
+// to fall back on, h gets staleAfter.
+func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, key string, st stamp, hasOld bool) fillResult {
+	rec := newRecorder(w)
+	ctx := r.Context()
+	if hasOld {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, staleAfter)
+		defer cancel()
+	}
+	inner := r.Clone(ctx)
+	inner.Header.Del("If-None-Match") // the cache answers revalidations itself
+	inner.Header.Del("If-Modified-Since")
+	h(rec, inner)
+	res := fillResult{rec: rec, leader: r, failed: rec.status >= 500 || (hasOld && ctx.Err() != nil && r.Context().Err() == nil)}
+	if rec.spilled || rec.status != http.StatusOK {
+		return res
+	}
+	header, ok := rec.changedHeader()
+	if !ok {
+		return res
+	}
+	p, err := newCachedPage(key, header, rec.buf.Bytes(), st)
+	if err != nil {
+		return res
+	}
+	s.pages.put(key, p)
+	res.page = p
+	return res
+}
+
+// compressUncached compresses answers on the fly, except those of cached
+// routes, kept compressed already: on a warm hit the compressor's writer
+// would be a cost for nothing. It runs after routing (a group's
+// middleware), so the route's pattern is known.
+func (s *Server) compressUncached(next http.Handler) http.Handler {
+	compressed := middleware.Compress(5, "text/html", "application/json")(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
+			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
+		compressed.ServeHTTP(w, r)
+	})
+}
+
+// recorder keeps a handler's answer to send or cache it; past
+// maxCachedBody it sends what it has and streams the rest.
+type recorder struct {
+	outer   http.ResponseWriter
+	before  http.Header // the outer headers when the handler started
+	header  http.Header
+	status  int
+	buf     bytes.Buffer
+	spilled bool
+}
+
+func newRecorder(w http.ResponseWriter) *recorder {
+	return &recorder{outer: w, before: w.Header().Clone(), header: w.Header().Clone()}
+}
+
+func (rc *recorder) Header() http.Header {
+	if rc.spilled {
+		return rc.outer.Header()
+	}
+	return rc.header
+}
+
+func (rc *recorder) WriteHeader(code int) {
+	if rc.status == 0 {
+		rc.status = code
+	}
+}
+
+func (rc *recorder) Write(b []byte) (int, error) {
+	if rc.status == 0 {
+		rc.status = http.StatusOK
+	}
+	if !rc.spilled && rc.buf.Len()+len(b) > maxCachedBody {
+		rc.replay(rc.outer)
+		rc.spilled = true
+	}
+	if rc.spilled {
+		return rc.outer.Write(b)
+	}
+	return rc.buf.Write(b)
+}
+
+// replay sends the recorded answer on w.
+func (rc *recorder) replay(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range rc.header {
+		h[k] = v
+	}
+	if rc.status == 0 {
+		rc.status = http.StatusOK
+	}
+	w.WriteHeader(rc.status)
+	_, _ = w.Write(rc.buf.Bytes())
+}
+
+// changedHeader is what the handler set beyond the headers every request
+// gets anyway, to send again with the cached body; ok is false when the
+// handler set a cookie, which no other reader may receive.
+func (rc *recorder) changedHeader() (h http.Header, ok bool) {
+	h = http.Header{}
+	for k, v := range rc.header {
+		switch k {
+		case "Content-Length", "Etag", "Content-Encoding", "Set-Cookie":
+			continue
+		}
+		if !equalValues(rc.before[k], v) {
+			h[k] = v
+		}
+	}
+	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) {
+		return nil, false
+	}
+	return h, true
+}
+
+func equalValues(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// age is how long ago p was built, in whole seconds, for the Age header.
+func age(p *cachedPage) string {
+	return strconv.Itoa(int(time.Since(p.built) / time.Second))
+}

@@ -1,0 +1,136 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// This file is the page cache's policy, in one place: which pages are
+// kept as bytes (cachedRoutes), what names one (pageKey), and what makes
+// a kept page stale (generations, renewed from store.Change).
+
+// pageScope says which changes make a cached page stale.
+type pageScope int
+
+const (
+	// scopeRun: a page of the run in {id} (report, exports, images); only
+	// a change of that run renews it.
+	scopeRun pageScope = iota + 1
+	// scopeSite: lists, leaderboards, entity pages, home: any change.
+	scopeSite
+	// scopeCompare: /compare?runs=a,b: a change of one of its runs.
+	scopeCompare
+)
+
+// cachedRoutes are the public pages that change only when data changes,
+// by route pattern (routes.go). Everything else is answered fresh.
+var cachedRoutes = map[string]pageScope{
+	"/":                    scopeSite,
+	"/runs/{id}":           scopeRun,
+	"/runs/{id}.json":      scopeRun,
+	"/runs/{id}.csv":       scopeRun,
+	"/runs/{id}.md":        scopeRun,
+	"/runs/{id}.txt":       scopeRun,
+	"/runs/{id}.bbcode":    scopeRun,
+	"/runs/{id}/card.png":  scopeRun,
+	"/runs/{id}/grid.svg":  scopeRun,
+	"/runs/{id}/badge.svg": scopeRun,
+	"/runs/{id}/embed":     scopeRun,
+	"/runs":                scopeSite,
+	"/leaderboard":         scopeSite,
+	"/hardware/{slug}":     scopeSite,
+	"/engines/{slug}":      scopeSite,
+	"/models/{slug}":       scopeSite,
+	"/submitters/{slug}":   scopeSite,
+	"/orgs/{slug}":         scopeSite,
+	"/compare":             scopeCompare,
+	"/compare/with/{id}":   scopeSite,
+	"/sitemap.xml":         scopeSite,
+	"/sitemap-{lang}.xml":  scopeSite,
+	"/history":             scopeSite,
+}
+
+// cacheable reports whether this request of a cached route may be kept:
+// later pages of a list (?after=) are many and seldom read twice.
+func cacheable(r *http.Request) bool {
+	return r.URL.Query().Get("after") == ""
+}
+
+// pageKey names one cached answer: everything the bytes depend on. Pages
+// are built from the path and query alone, in the reader's language, with
+// links on the site's origin (part of the key, so a forged Host cannot
+// poison what others get). The build is not in it: a process serves one.
+func (s *Server) pageKey(r *http.Request) string {
+	l := i18n.FromContext(r.Context())
+	var b strings.Builder
+	b.Grow(len(r.URL.Path) + len(r.URL.RawQuery) + 48)
+	b.WriteString(s.origin(r))
+	b.WriteByte(' ')
+	b.WriteString(l.Lang())
+	b.WriteByte(' ')
+	b.WriteString(r.URL.Path)
+	b.WriteByte('?')
+	b.WriteString(r.URL.RawQuery)
+	return b.String()
+}
+
+// stamp is what a cached page was built from; the page is fresh while the
+// generations still give the same stamp.
+type stamp struct {
+	epoch, gen uint64
+}
+
+// maxRunGens bounds the per-run generations kept: past it a full reset
+// (every page stale once) is cheaper than remembering more.
+const maxRunGens = 100_000
+
+// generations are the process's idea of what changed, kept in memory so a
+// warm hit asks the database nothing.
+type generations struct {
+	mu    sync.Mutex
+	epoch uint64            // bumped by a reset: every page is stale
+	site  uint64            // bumped by any change
+	runs  map[string]uint64 // bumped by a change of that run
+}
+
+func newGenerations() *generations { return &generations{runs: map[string]uint64{}} }
+
+// apply renews the generations after a change.
+func (g *generations) apply(c store.Change) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c.Reset || len(g.runs)+len(c.Runs) > maxRunGens {
+		g.epoch++
+		clear(g.runs)
+		return
+	}
+	g.site++
+	for _, id := range c.Runs {
+		g.runs[id]++
+	}
+}
+
+// stampOf is the current stamp of the page r asks for. Generations only
+// grow, so a sum changes whenever one of its terms does.
+func (g *generations) stampOf(scope pageScope, r *http.Request) stamp {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	st := stamp{epoch: g.epoch}
+	switch scope {
+	case scopeRun:
+		st.gen = g.runs[chi.URLParam(r, "id")]
+	case scopeCompare:
+		for _, id := range strings.Split(r.URL.Query().Get("runs"), ",") {
+			st.gen += g.runs[strings.TrimSpace(id)]
+		}
+	default:
+		st.gen = g.site
+	}
+	return st
+}

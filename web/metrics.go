@@ -1,0 +1,147 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// Metrics counts what a server does, in Prometheus's terms, on a registry
+// of its own: Handler serves it (speedmatrix serves it on METRICS_ADDR, a
+// listener apart from the site's, so it is never public by accident).
+type Metrics struct {
+	reg           *prometheus.Registry
+	requests      *prometheus.CounterVec
+	latency       *prometheus.HistogramVec
+	cacheEvents   *prometheus.CounterVec
+	ingests       *prometheus.CounterVec
+	changes       *prometheus.CounterVec
+	notifications prometheus.Counter
+}
+
+// NewMetrics makes the counters, with Go's runtime and process collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "speedmatrix_http_requests_total",
+		Help: "HTTP requests by route pattern, method and status."}, []string{"route", "method", "status"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "speedmatrix_http_request_duration_seconds",
+		Help:    "Time to answer, by route pattern.",
+		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route"})
+	m.cacheEvents = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "speedmatrix_page_cache_requests_total",
+		Help: "Page cache lookups: hit, miss, or stale (an old copy served while the database failed)."}, []string{"outcome"})
+	m.ingests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "speedmatrix_ingest_total",
+		Help: "Uploads by format and outcome (created, duplicate, refused, unavailable, error)."}, []string{"format", "outcome"})
+	m.changes = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "speedmatrix_changes_total",
+		Help: "Data changes applied to the page cache, by origin (local commit or notification) and kind."}, []string{"origin", "kind"})
+	m.notifications = prometheus.NewCounter(prometheus.CounterOpts{Name: "speedmatrix_notifications_received_total",
+		Help: "Notifications received on the changes channel."})
+	m.reg.MustRegister(m.requests, m.latency, m.cacheEvents, m.ingests, m.changes, m.notifications,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Notified counts one notification received (store.Listen's callback).
+func (m *Metrics) Notified() { m.notifications.Inc() }
+
+// WatchPool reports the database pool's statistics at every scrape.
+func (m *Metrics) WatchPool(stat func() *pgxpool.Stat) {
+	gauge := func(name, help string, f func(*pgxpool.Stat) float64) {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
+			func() float64 { return f(stat()) }))
+	}
+	gauge("speedmatrix_db_pool_connections_total", "Connections open.", func(s *pgxpool.Stat) float64 { return float64(s.TotalConns()) })
+	gauge("speedmatrix_db_pool_connections_idle", "Connections idle.", func(s *pgxpool.Stat) float64 { return float64(s.IdleConns()) })
+	gauge("speedmatrix_db_pool_connections_acquired", "Connections in use.", func(s *pgxpool.Stat) float64 { return float64(s.AcquiredConns()) })
+	gauge("speedmatrix_db_pool_connections_max", "The pool's bound.", func(s *pgxpool.Stat) float64 { return float64(s.MaxConns()) })
+	gauge("speedmatrix_db_pool_acquire_waits_total", "Acquires that had to wait.", func(s *pgxpool.Stat) float64 { return float64(s.EmptyAcquireCount()) })
+	gauge("speedmatrix_db_pool_acquire_seconds_total", "Time spent acquiring.", func(s *pgxpool.Stat) float64 { return s.AcquireDuration().Seconds() })
+}
+
+// watchCache reports the page cache's size at every scrape.
+func (m *Metrics) watchCache(c *pageCache) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "speedmatrix_page_cache_bytes", Help: "Bytes held by the page cache."},
+			func() float64 { _, n := c.stats(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "speedmatrix_page_cache_entries", Help: "Pages held by the page cache."},
+			func() float64 { n, _ := c.stats(); return float64(n) }))
+}
+
+func (m *Metrics) cache(outcome string) { m.cacheEvents.WithLabelValues(outcome).Inc() }
+
+func (m *Metrics) change(c store.Change) {
+	origin, kind := "local", "site"
+	if c.Remote {
+		origin = "notification"
+	}
+	if c.Reset {
+		kind = "reset"
+	} else if len(c.Runs) > 0 {
+		kind = "run"
+	}
+	m.changes.WithLabelValues(origin, kind).Inc()
+}
+
+// instrument counts every request by the route pattern it matched (not
+// its path, so the label set stays small) and times it.
+func (m *Metrics) instrument(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		route := "unmatched"
+		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+			route = rc.RoutePattern()
+		}
+		m.requests.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(ww.Status())).Inc()
+		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// ingest runs an upload through ingest.Ingest and counts its outcome.
+func (s *Server) ingest(ctx context.Context, up ingest.Upload) (*ingest.Result, error) {
+	res, err := ingest.Ingest(ctx, s.store, up)
+	format, outcome := "unknown", "created"
+	switch _, refused := problem.As(err); {
+	case err == nil:
+		format = res.Format
+		if !res.Created {
+			outcome = "duplicate"
+		}
+	case refused:
+		outcome = "refused"
+	case store.IsUnavailable(err) || errors.Is(err, context.DeadlineExceeded):
+		outcome = "unavailable"
+	default:
+		outcome = "error"
+	}
+	s.metrics.ingests.WithLabelValues(format, outcome).Inc()
+	return res, err
+}
+
+// methodLabel keeps the method label to the methods the site knows: any
+// other string a client sends would be a series of its own.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete, http.MethodOptions, http.MethodPut, http.MethodPatch:
+		return m
+	}
+	return "other"
+}
