@@ -18,6 +18,9 @@ type UploadForm struct {
 	// General holds problems that belong to no one field (the file's
 	// content, a JSON path inside it).
 	General []string
+	// As is the handle of the signed-in account the upload will be
+	// shown under, verified; "" when signed out.
+	As string
 }
 
 // FieldKind says how a field is entered.

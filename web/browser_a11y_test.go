@@ -40,7 +40,12 @@ var notPages = map[string]bool{
 	"/runs/{id}.bbcode": true, "/runs/{id}/source": true, "/runs/{id}/card.png": true,
 	"/runs/{id}/grid.svg": true, "/runs/{id}/badge.svg": true,
 	"/sitemap.xml": true, "/robots.txt": true,
+	"/bench/token": true, // a redirect to /account/tokens
 }
+
+// signedInPages are the page routes that need a signed-in browser (or a
+// reset link): TestAccountAccessibility audits them, signed in.
+var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "/account/reset": true}
 
 // TestAccessibility opens every page of the route table in every language,
 // light and dark, at 1280 and 360 px, and fails on any axe-core violation,
@@ -117,10 +122,11 @@ func a11yPages(t *testing.T, s *site) []a11yPage {
 		"/docs/formats": "/docs/formats", "/docs/api": "/docs/api",
 		"/calculator":      "/calculator?gpu=rtx-3060-12gb&kv=int4&model=Qwen%2FQwen3.5-4B&weights=fp8",
 		"/docs/calculator": "/docs/calculator",
+		"/signup":          "/signup", "/login": "/login",
 	}
 	var missing []string
 	err := chi.Walk(s.Config.Handler.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
-		if method != http.MethodGet || notPages[route] || strings.HasPrefix(route, "/api/") || byRoute[route] != "" {
+		if method != http.MethodGet || notPages[route] || signedInPages[route] || strings.HasPrefix(route, "/api/") || byRoute[route] != "" {
 			return nil
 		}
 		missing = append(missing, route)

@@ -62,6 +62,12 @@ func (s *Server) routes() http.Handler {
 		r.With(s.csrf).Get("/upload", s.page(s.uploadForm))
 		r.With(s.csrf).Post("/upload", s.page(s.uploadSubmit))
 
+		// Browser accounts (accounts_browser.go, accounts_tokens.go,
+		// accounts_reset.go): every form behind the cross-origin check.
+		r.Group(s.accountRoutes)
+		// lil-bench prints this address when it has no token or a refused one.
+		r.Get("/bench/token", s.page(s.benchToken))
+
 		// The decode calculator (calculator.go) and its documentation.
 		r.Get("/calculator", s.page(s.calculatorPage))
 		r.Get("/docs/calculator", s.page(s.docsCalculator))
@@ -97,6 +103,25 @@ func (s *Server) apiRoutes(api chi.Router) {
 	api.Get("/models", s.api(s.apiIdentities(modelList)))
 	api.Get("/calculator", s.api(s.apiCalculator))
 	api.NotFound(s.api(notFound))
+}
+
+// accountRoutes are the sign-up, sign-in and account pages. Every one of
+// them, reads too, passes the cross-origin check, so no other site can post
+// a form to them or frame a sign-in.
+func (s *Server) accountRoutes(r chi.Router) {
+	r.Use(s.csrf)
+	r.Get("/signup", s.page(s.signupForm))
+	r.Post("/signup", s.page(s.signupSubmit))
+	r.Get("/login", s.page(s.loginForm))
+	r.Post("/login", s.page(s.loginSubmit))
+	r.Post("/logout", s.page(s.logout))
+	r.Get("/account", s.page(s.accountPage))
+	r.Post("/account/sessions/revoke", s.page(s.logoutEverywhere))
+	r.Get("/account/reset", s.page(s.resetForm))
+	r.Post("/account/reset", s.page(s.resetSubmit))
+	r.Get("/account/tokens", s.page(s.tokensPage))
+	r.Post("/account/tokens", s.page(s.tokenCreate))
+	r.Post("/account/tokens/revoke", s.page(s.tokenRevoke))
 }
 
 // benchRoutes are lil-bench's upload protocol under /api/bench

@@ -22,6 +22,7 @@ type Store interface {
 	compareStore
 	shareStore
 	accountStore
+	sessionStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
@@ -56,6 +57,7 @@ type Server struct {
 	pages   *pageCache
 	cards   *cardCache // link-preview PNGs (share_card.go)
 	uploads *uploadGate
+	logins  *loginLimiter // failed sign-ins (login_limit.go)
 }
 
 // pageCacheBytes bounds the rendered-report cache: about 700 seed-sized
@@ -65,7 +67,8 @@ const pageCacheBytes = 32 << 20
 // New returns the site's handler.
 func New(cfg Config) http.Handler {
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
-		pages: newPageCache(pageCacheBytes), cards: newCardCache(cardCacheBytes), uploads: newUploadGate(cfg.Uploads)}
+		pages: newPageCache(pageCacheBytes), cards: newCardCache(cardCacheBytes), uploads: newUploadGate(cfg.Uploads),
+		logins: newLoginLimiter(cfg.Uploads.Now)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

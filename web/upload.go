@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -13,14 +14,28 @@ import (
 
 // uploadForm is GET /upload.
 func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
-	return s.renderUpload(w, r, http.StatusOK, templates.UploadForm{})
+	a, err := s.signedInAccount(r)
+	if err != nil {
+		return err
+	}
+	if a == nil && s.uploads.refuseAnonymous {
+		return s.renderUploadSignIn(w, r, http.StatusOK)
+	}
+	form := templates.UploadForm{}
+	if a != nil {
+		form.As = a.Handle
+	}
+	return s.renderUpload(w, r, http.StatusOK, form)
 }
 
 // uploadSubmit is POST /upload: the same ingest as the API. A refused upload
 // shows the form again with each message next to its field and everything
 // the user typed; an accepted one redirects to its report (303).
 func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
-	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
+	account, err := s.formUploader(w, r) // session or token, anonymous policy, rate (accounts.go)
+	if errors.Is(err, errAnonymous) {
+		return s.renderUploadSignIn(w, r, http.StatusUnauthorized)
+	}
 	if err != nil {
 		return err
 	}
@@ -37,7 +52,7 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return err
 	}
-	form := templates.UploadForm{Values: up.Fields, Errors: map[string][]string{}}
+	form := templates.UploadForm{Values: up.Fields, Errors: map[string][]string{}, As: account}
 	if form.Values == nil {
 		form.Values = map[string]string{}
 	}

@@ -1,0 +1,36 @@
+package templates
+
+// AuthForm is a sign-up, sign-in or password form: what was typed (never a
+// password), the problems, and where to go after signing in.
+type AuthForm struct {
+	Values map[string]string
+	Errors []string
+	// Next is the local address to return to after signing in.
+	Next string
+	// Token is the reset link's secret, carried in a hidden field.
+	Token string
+}
+
+// AccountView is /account.
+type AccountView struct {
+	Handle, Email string
+	Admin         bool
+	// Notice is a message of the last action ("signed out elsewhere").
+	Notice string
+}
+
+// TokensView is /account/tokens: the new token, shown once, and the list.
+type TokensView struct {
+	NewToken string
+	// Command is the exact lil-bench command with the new token.
+	Command string
+	Tokens  []TokenRow
+	Notice  string
+}
+
+// TokenRow is one token of the list, named by its shown prefix.
+type TokenRow struct {
+	Prefix            string
+	Created, LastUsed string
+	Revoked           bool
+}
