@@ -34,3 +34,23 @@ type TokenRow struct {
 	Created, LastUsed string
 	Revoked           bool
 }
+
+// MyRunsView is /account/runs.
+type MyRunsView struct {
+	Runs   []MyRun
+	Notice string
+}
+
+// MyRun is one of the account's runs.
+type MyRun struct {
+	ID, Title, Uploaded, Edited string
+	Hidden                      bool
+}
+
+// boolAttr is a boolean as a data attribute's value, for tests and styles.
+func boolAttr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}

@@ -122,6 +122,8 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Get("/account/tokens", s.page(s.tokensPage))
 	r.Post("/account/tokens", s.page(s.tokenCreate))
 	r.Post("/account/tokens/revoke", s.page(s.tokenRevoke))
+	r.Get("/account/runs", s.page(s.myRunsPage))
+	r.Post("/account/runs/{id}/{action}", s.page(s.myRunAction))
 }
 
 // benchRoutes are lil-bench's upload protocol under /api/bench

@@ -26,7 +26,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	rev, err := s.store.RunRevision(ctx, id)
 	if err != nil {
-		return err
+		return s.goneOr(r, id, err)
 	}
 	l := i18n.FromContext(ctx)
 	// The address without ?lang= is the x-default page and names itself as

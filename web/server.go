@@ -23,6 +23,7 @@ type Store interface {
 	shareStore
 	accountStore
 	sessionStore
+	myRunsStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)

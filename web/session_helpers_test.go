@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,7 +16,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -162,4 +165,23 @@ func (v *visitor) upload(body []byte, contentType string) (*http.Response, strin
 	var buf bytes.Buffer
 	_, _ = buf.ReadFrom(resp.Body)
 	return resp, buf.String()
+}
+
+// seedVerified stores the seed run as its submitter Sandberg uploaded it
+// on the seed site: with Sandberg's account, so the name is verified.
+func (s *site) seedVerified(t testing.TB) string {
+	t.Helper()
+	if err := s.store.CreateSubmitter(context.Background(), "Sandberg", ""); err != nil {
+		t.Fatal(err)
+	}
+	u, err := demo.Upload(demo.SeedRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Account = "Sandberg"
+	res, err := ingest.Ingest(context.Background(), s.store, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
 }

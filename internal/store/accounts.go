@@ -131,7 +131,11 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 		if err := hideInTx(ctx, tx, id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id)
+		if _, err := tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id); err != nil {
+			return err
+		}
+		// Its address answers 410 Gone from now on (RunGone).
+		_, err = tx.Exec(ctx, `INSERT INTO deleted_runs (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
 		return err
 	})
 }

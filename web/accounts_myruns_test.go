@@ -1,0 +1,67 @@
+package web_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestMyRuns: an account's own runs are listed, hidden and shown again,
+// and deleted only with the confirmation, after which the address answers
+// 410 Gone; another account can touch none of it.
+func TestMyRuns(t *testing.T) {
+	s := newSite(t)
+	v := newVisitor(t, s)
+	v.signup("owner", "owner@example.com", testPassword)
+	file := readFile(t, "../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
+	body, ct := multipartBody(t, file, "run.json", nil)
+	resp, _ := v.upload(body, ct)
+	id := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	if resp.StatusCode != 303 || id == "" {
+		t.Fatalf("upload = %d", resp.StatusCode)
+	}
+	if _, page := v.get("/account/runs?lang=en"); !strings.Contains(page, `data-run="`+id+`" data-hidden="false"`) {
+		t.Fatalf("/account/runs does not list the run %s", id)
+	}
+	intruder := newVisitor(t, s)
+	intruder.signup("intruder", "intruder@example.com", testPassword)
+	if resp, _ := intruder.post("/account/runs/"+id+"/delete", url.Values{"confirm": {"yes"}}); resp.StatusCode != 403 {
+		t.Errorf("another account deleting = %d, want 403", resp.StatusCode)
+	}
+	if resp, _ := v.post("/account/runs/"+id+"/hide", url.Values{}); resp.StatusCode != 200 {
+		t.Errorf("hide = %d", resp.StatusCode)
+	}
+	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 404 {
+		t.Errorf("hidden run = %d, want 404", resp.StatusCode)
+	}
+	if _, page := v.get("/account/runs"); !strings.Contains(page, `data-run="`+id+`" data-hidden="true"`) {
+		t.Error("the hidden run is not listed as hidden")
+	}
+	if resp, _ := v.post("/account/runs/"+id+"/show", url.Values{}); resp.StatusCode != 200 {
+		t.Errorf("show = %d", resp.StatusCode)
+	}
+	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 200 {
+		t.Errorf("shown again = %d, want 200", resp.StatusCode)
+	}
+	if _, list := s.get(t, "/runs"); !strings.Contains(list, id) {
+		t.Error("the run shown again is not back in /runs")
+	}
+	// Without the confirmation nothing is deleted.
+	if _, page := v.post("/account/runs/"+id+"/delete?lang=en", url.Values{}); !strings.Contains(page, "Nothing was deleted") {
+		t.Error("an unconfirmed delete does not say nothing was deleted")
+	}
+	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 200 {
+		t.Fatalf("an unconfirmed delete removed the run (%d)", resp.StatusCode)
+	}
+	v.post("/account/runs/"+id+"/hide", url.Values{})
+	if resp, _ := v.post("/account/runs/"+id+"/delete", url.Values{"confirm": {"yes"}}); resp.StatusCode != 200 {
+		t.Errorf("delete = %d", resp.StatusCode)
+	}
+	resp, page := s.get(t, "/runs/"+id+"?lang=en")
+	if resp.StatusCode != 410 || !strings.Contains(page, "deleted by the person who uploaded it") {
+		t.Errorf("deleted run = %d, want 410 with a short page", resp.StatusCode)
+	}
+	if resp, _ := s.get(t, "/runs/zzzzzzzzzz"); resp.StatusCode != 404 {
+		t.Errorf("a run that never was = %d, want 404", resp.StatusCode)
+	}
+}
