@@ -54,3 +54,27 @@ func boolAttr(b bool) string {
 	}
 	return "false"
 }
+
+// EditRunView is /account/runs/{id}/edit: the editable fields of the run
+// with their current values, and the problems of a refused edit.
+type EditRunView struct {
+	ID, Title string
+	Form      UploadForm
+	Fields    []Field
+}
+
+// FieldsNamed returns the upload form's fields of these names, in order,
+// so the edit form labels and checks them as the upload form does.
+func FieldsNamed(names []string) []Field {
+	var out []Field
+	for _, n := range names {
+		for _, g := range UploadFields {
+			for _, f := range g.Fields {
+				if f.Name == n {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}

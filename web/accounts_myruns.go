@@ -10,7 +10,11 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -20,6 +24,7 @@ type myRunsStore interface {
 	ListOwnRuns(ctx context.Context, accountID int64) ([]store.OwnRun, error)
 	SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) error
 	DeleteOwnRun(ctx context.Context, id string, accountID int64) error
+	EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) error
 	RunGone(ctx context.Context, id string) (bool, error)
 }
 
@@ -111,4 +116,86 @@ func (s *Server) renderMyRuns(w http.ResponseWriter, r *http.Request, a *store.A
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	return render(w, r, http.StatusOK, templates.MyRunsPage(s.base(r, l.T("acct.runs.title", nil), ""), v))
+}
+
+// editRunForm is GET /account/runs/{id}/edit.
+func (s *Server) editRunForm(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	rn, err := s.ownRun(r, a)
+	if err != nil {
+		return err
+	}
+	e := run.MetaEdit{OS: rn.Hardware.OS, Driver: rn.Hardware.Driver, Backend: rn.Engine.Backend, Build: rn.Engine.Build,
+		LaunchCommand: rn.Engine.LaunchCommand, ServedModel: rn.Model.ServedName, Revision: rn.Model.Revision}
+	values := map[string]string{"os": e.OS, "driver": e.Driver, "backend": e.Backend, "build": e.Build,
+		"launch_command": e.LaunchCommand, "served_model": e.ServedModel, "revision": e.Revision}
+	return s.renderEditRun(w, r, rn, http.StatusOK, templates.UploadForm{Values: values})
+}
+
+// editRunSubmit is POST /account/runs/{id}/edit: the fields are checked as
+// an upload's; a refused edit shows the form again with the problems.
+func (s *Server) editRunSubmit(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	rn, err := s.ownRun(r, a)
+	if err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10) // the launch command may be long
+	if err := r.ParseForm(); err != nil {
+		return &httpError{status: http.StatusBadRequest, key: "error.invalid"}
+	}
+	e, err := ingest.ParseEdit(r.PostForm.Get)
+	if pe, ok := problem.As(err); ok {
+		form := templates.UploadForm{Values: map[string]string{}, Errors: map[string][]string{}}
+		for _, f := range ingest.EditableFields {
+			form.Values[f] = r.PostForm.Get(f)
+		}
+		l := i18n.FromContext(r.Context())
+		for _, p := range pe.Problems {
+			form.Errors[p.Path] = append(form.Errors[p.Path], l.T(p.Key, p.Data))
+		}
+		return s.renderEditRun(w, r, rn, statusOf(pe), form)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.store.EditOwnRun(r.Context(), rn.ID, a.ID, e); err != nil {
+		if errors.Is(err, store.ErrNotOwner) {
+			return errNotOwner
+		}
+		return err
+	}
+	s.log.Info("run edited", "run", rn.ID, "submitter", a.Handle)
+	http.Redirect(w, r, paths.Run(rn.ID), http.StatusSeeOther)
+	return nil
+}
+
+// ownRun loads the run of the address when it is a's (uploaded verified
+// under a's handle); another's is 403.
+func (s *Server) ownRun(r *http.Request, a *store.Account) (*run.Run, error) {
+	id := chi.URLParam(r, "id")
+	if !validID(id) {
+		return nil, errNotFound
+	}
+	rn, err := s.store.GetRun(r.Context(), id)
+	if err != nil {
+		return nil, s.goneOr(r, id, err)
+	}
+	if !rn.SubmitterVerified || !strings.EqualFold(rn.Submitter, a.Handle) {
+		return nil, errNotOwner
+	}
+	return rn, nil
+}
+
+func (s *Server) renderEditRun(w http.ResponseWriter, r *http.Request, rn *run.Run, status int, form templates.UploadForm) error {
+	l := i18n.FromContext(r.Context())
+	v := templates.EditRunView{ID: rn.ID, Title: report.Title(rn, l), Form: form, Fields: templates.FieldsNamed(ingest.EditableFields)}
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, status, templates.EditRunPage(s.base(r, l.T("acct.edit.title", nil), ""), v))
 }

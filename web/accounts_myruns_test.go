@@ -23,8 +23,29 @@ func TestMyRuns(t *testing.T) {
 	if _, page := v.get("/account/runs?lang=en"); !strings.Contains(page, `data-run="`+id+`" data-hidden="false"`) {
 		t.Fatalf("/account/runs does not list the run %s", id)
 	}
+	// Editing the details: the report says so, the file stays as uploaded.
+	_, before := s.get(t, "/runs/"+id+"/source")
+	if resp, form := v.get("/account/runs/" + id + "/edit"); resp.StatusCode != 200 || !strings.Contains(form, `name="driver"`) {
+		t.Fatalf("edit form = %d", resp.StatusCode)
+	}
+	if resp, _ := v.post("/account/runs/"+id+"/edit", url.Values{"driver": {strings.Repeat("x", 300)}}); resp.StatusCode != 422 {
+		t.Errorf("a 300-character driver = %d, want 422", resp.StatusCode)
+	}
+	if resp, _ := v.post("/account/runs/"+id+"/edit", url.Values{"driver": {"580.65.06"}, "os": {"Debian 13"}}); resp.StatusCode != 303 {
+		t.Fatalf("edit = %d, want 303 to the report", resp.StatusCode)
+	}
+	_, report := s.get(t, "/runs/"+id+"?lang=en")
+	if !strings.Contains(report, "580.65.06") || !strings.Contains(report, "Details edited by the uploader") {
+		t.Error("the report lacks the edited driver or the edited mark")
+	}
+	if _, after := s.get(t, "/runs/"+id+"/source"); after != before || after == "" {
+		t.Error("editing changed the stored file")
+	}
 	intruder := newVisitor(t, s)
 	intruder.signup("intruder", "intruder@example.com", testPassword)
+	if resp, _ := intruder.post("/account/runs/"+id+"/edit", url.Values{"os": {"mine now"}}); resp.StatusCode != 403 {
+		t.Errorf("another account editing = %d, want 403", resp.StatusCode)
+	}
 	if resp, _ := intruder.post("/account/runs/"+id+"/delete", url.Values{"confirm": {"yes"}}); resp.StatusCode != 403 {
 		t.Errorf("another account deleting = %d, want 403", resp.StatusCode)
 	}

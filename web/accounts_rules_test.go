@@ -63,8 +63,9 @@ func TestDeleteRun(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/runs/" + id, "/api/v1/runs/" + id} {
-		if resp, _ := s.get(t, path); resp.StatusCode != 404 {
-			t.Errorf("deleted run: %s = %d, want 404", path, resp.StatusCode)
+		// Gone for good, not mistyped: 410.
+		if resp, _ := s.get(t, path); resp.StatusCode != 410 {
+			t.Errorf("deleted run: %s = %d, want 410", path, resp.StatusCode)
 		}
 	}
 	if resp, _ := s.get(t, "/runs/"+anonID); resp.StatusCode != 200 {

@@ -123,6 +123,8 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Post("/account/tokens", s.page(s.tokenCreate))
 	r.Post("/account/tokens/revoke", s.page(s.tokenRevoke))
 	r.Get("/account/runs", s.page(s.myRunsPage))
+	r.Get("/account/runs/{id}/edit", s.page(s.editRunForm))
+	r.Post("/account/runs/{id}/edit", s.page(s.editRunSubmit))
 	r.Post("/account/runs/{id}/{action}", s.page(s.myRunAction))
 }
 

@@ -36,6 +36,9 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		Entities:        entities(r),
 	}
 	v.Submitter = SubmitterBy(l, r.Submitter, r.SubmitterVerified)
+	if r.EditedAt != nil {
+		v.Edited = l.T("run.edited", map[string]any{"When": Timestamp(*r.EditedAt)})
+	}
 	if r.Provenance != "" {
 		v.Provenance = l.T("provenance."+string(r.Provenance), nil)
 	}

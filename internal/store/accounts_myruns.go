@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // OwnRun is one run in its owner's list (/account/runs), hidden ones too.
@@ -106,4 +108,21 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 		_, err = tx.Exec(ctx, `INSERT INTO deleted_runs (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
 		return err
 	})
+}
+
+// EditOwnRun sets the editable metadata of a run of the account and notes
+// when; the stored file is untouched. The revision moves so no cached page
+// outlives the edit.
+func (s *Store) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
+	defer wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
+	tag, err := s.pool.Exec(ctx, `
+UPDATE runs SET hardware_os = $3, hardware_driver = $4, engine_backend = $5, engine_build = $6,
+    engine_launch_command = $7, model_served_name = $8, model_revision = $9,
+    edited_at = now(), revision = revision + 1
+WHERE id = $1 AND submitter_id = $2 AND NOT hidden`,
+		id, accountID, e.OS, e.Driver, e.Backend, e.Build, e.LaunchCommand, e.ServedModel, e.Revision)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = ErrNotOwner
+	}
+	return err
 }
