@@ -78,3 +78,14 @@ func FieldsNamed(names []string) []Field {
 	}
 	return out
 }
+
+// AuditView is /admin/audit.
+type AuditView struct {
+	Entries []AuditRow
+	Notice  string
+}
+
+// AuditRow is one moderator's act: who, what, on what, when, why.
+type AuditRow struct {
+	When, Who, What, Target, Why string
+}

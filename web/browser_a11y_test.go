@@ -46,7 +46,7 @@ var notPages = map[string]bool{
 // signedInPages are the page routes that need a signed-in browser (or a
 // reset link): TestAccountAccessibility audits them, signed in.
 var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "/account/reset": true, "/account/runs": true,
-	"/account/runs/{id}/edit": true}
+	"/account/runs/{id}/edit": true, "/admin/audit": true}
 
 // TestAccessibility opens every page of the route table in every language,
 // light and dark, at 1280 and 360 px, and fails on any axe-core violation,

@@ -122,4 +122,9 @@ func browserEditHideDelete(t *testing.T, tab context.Context, s *site, id string
 		t.Fatal(err)
 	}
 	audit("/account/reset?token=" + url.QueryEscape(secret))
+	// The moderators' page, with one act in its log.
+	if err := s.store.GrantAdmin(context.Background(), "chromium-user", "operator (test)"); err != nil {
+		t.Fatal(err)
+	}
+	audit("/admin/audit")
 }

@@ -126,6 +126,10 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Get("/account/runs/{id}/edit", s.page(s.editRunForm))
 	r.Post("/account/runs/{id}/edit", s.page(s.editRunSubmit))
 	r.Post("/account/runs/{id}/{action}", s.page(s.myRunAction))
+	// Moderation (admin.go): admins only.
+	r.Get("/admin/audit", s.page(s.auditPage))
+	r.Post("/admin/hide-run", s.page(s.adminAct("hide-run")))
+	r.Post("/admin/suspend", s.page(s.adminAct("suspend")))
 }
 
 // benchRoutes are lil-bench's upload protocol under /api/bench

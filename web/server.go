@@ -24,6 +24,7 @@ type Store interface {
 	accountStore
 	sessionStore
 	myRunsStore
+	adminStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
