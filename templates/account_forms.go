@@ -39,6 +39,9 @@ type TokenRow struct {
 type MyRunsView struct {
 	Runs   []MyRun
 	Notice string
+	// Claimable are the ids of runs this browser uploaded without an
+	// account in the last 24 hours (its claim cookies).
+	Claimable []string
 }
 
 // MyRun is one of the account's runs.

@@ -25,6 +25,8 @@ type myRunsStore interface {
 	SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) error
 	DeleteOwnRun(ctx context.Context, id string, accountID int64) error
 	EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) error
+	SetClaim(ctx context.Context, id string, hash []byte) error
+	ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) error
 	RunGone(ctx context.Context, id string) (bool, error)
 }
 
@@ -76,6 +78,8 @@ func (s *Server) myRunAction(w http.ResponseWriter, r *http.Request) error {
 	switch action {
 	case "hide", "show":
 		err = s.store.SetOwnRunHidden(r.Context(), id, a.ID, action == "hide")
+	case "claim":
+		return s.claimRun(w, r, a, id)
 	case "delete":
 		if r.PostForm.Get("confirm") != "yes" {
 			return s.renderMyRuns(w, r, a, l.T("acct.runs.confirm_needed", nil))
@@ -101,7 +105,7 @@ func (s *Server) renderMyRuns(w http.ResponseWriter, r *http.Request, a *store.A
 		return err
 	}
 	l := i18n.FromContext(r.Context())
-	v := templates.MyRunsView{Notice: notice}
+	v := templates.MyRunsView{Notice: notice, Claimable: claimable(r)}
 	for _, o := range list {
 		hw := o.GPUName
 		if o.GPUCount > 1 {

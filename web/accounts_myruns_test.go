@@ -86,3 +86,52 @@ func TestMyRuns(t *testing.T) {
 		t.Errorf("a run that never was = %d, want 404", resp.StatusCode)
 	}
 }
+
+// TestClaimRun: an anonymous form upload can be claimed by the browser
+// that sent it, once; another browser cannot, nor after 24 hours.
+func TestClaimRun(t *testing.T) {
+	s := newSite(t)
+	v := newVisitor(t, s)
+	file := readFile(t, "../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
+	body, ct := multipartBody(t, file, "run.json", map[string]string{"submitter": "someone"})
+	resp, _ := v.upload(body, ct)
+	id := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	if resp.StatusCode != 303 || !strings.Contains(resp.Header.Get("Set-Cookie"), "claim-"+id+"=") {
+		t.Fatalf("anonymous upload = %d, claim cookie %q", resp.StatusCode, resp.Header.Get("Set-Cookie"))
+	}
+	other := newVisitor(t, s)
+	other.signup("thief", "thief@example.com", testPassword)
+	if _, page := other.post("/account/runs/"+id+"/claim?lang=en", url.Values{}); !strings.Contains(page, "cannot be claimed") {
+		t.Error("another browser's claim was not refused")
+	}
+	v.signup("claimer", "claimer@example.com", testPassword)
+	if _, page := v.get("/account/runs"); !strings.Contains(page, `data-claim="`+id+`"`) {
+		t.Fatal("/account/runs does not offer the run to claim")
+	}
+	// A day later the same browser cannot claim it either.
+	ctx := t.Context()
+	conn := mustConn(t, s)
+	if _, err := conn.Exec(ctx, `UPDATE runs SET uploaded_at = now() - interval '25 hours' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, page := v.post("/account/runs/"+id+"/claim?lang=en", url.Values{}); !strings.Contains(page, "cannot be claimed") {
+		t.Error("a claim after 25 hours was not refused")
+	}
+	// Within the day it works (a new upload, a new cookie).
+	body, ct = multipartBody(t, readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"), "b.json", nil)
+	v2 := newVisitor(t, s)
+	resp, _ = v2.upload(body, ct)
+	id2 := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	if resp := v2.login("claimer@example.com", testPassword, "/"); resp.StatusCode != 303 {
+		t.Fatal("sign-in")
+	}
+	if _, page := v2.post("/account/runs/"+id2+"/claim?lang=en", url.Values{}); !strings.Contains(page, "is now yours") {
+		t.Errorf("a claim within the day was refused")
+	}
+	if _, page := s.get(t, "/submitters/claimer"); !strings.Contains(page, id2) {
+		t.Error("the claimed run is not on the account's page")
+	}
+	if _, page := v2.post("/account/runs/"+id2+"/claim?lang=en", url.Values{}); !strings.Contains(page, "cannot be claimed") {
+		t.Error("a second claim was not refused")
+	}
+}

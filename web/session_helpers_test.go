@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/demo"
@@ -184,4 +185,15 @@ func (s *site) seedVerified(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return res.ID
+}
+
+// mustConn is a connection to the site's database, closed with t.
+func mustConn(t testing.TB, s *site) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), s.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }

@@ -44,6 +44,12 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 		up.Account = account
 		var res *ingest.Result
 		if res, err = ingest.Ingest(r.Context(), s.store, up); err == nil {
+			if account == "" && res.Created {
+				// This browser may claim the run for an account later.
+				if err := s.giveClaim(w, r, res.ID); err != nil {
+					return err
+				}
+			}
 			http.Redirect(w, r, paths.Run(res.ID), http.StatusSeeOther)
 			return nil
 		}
