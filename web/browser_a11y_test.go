@@ -123,7 +123,7 @@ func a11yPages(t *testing.T, s *site) []a11yPage {
 		"/docs/formats": "/docs/formats", "/docs/api": "/docs/api",
 		"/calculator":      "/calculator?gpu=rtx-3060-12gb&kv=int4&model=Qwen%2FQwen3.5-4B&weights=fp8",
 		"/docs/calculator": "/docs/calculator",
-		"/signup":          "/signup", "/login": "/login",
+		"/signup":          "/signup", "/login": "/login", "/start": "/start", "/bench": "/bench",
 	}
 	var missing []string
 	err := chi.Walk(s.Config.Handler.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {

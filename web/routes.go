@@ -65,6 +65,9 @@ func (s *Server) routes() http.Handler {
 		// Browser accounts (accounts_browser.go, accounts_tokens.go,
 		// accounts_reset.go): every form behind the cross-origin check.
 		r.Group(s.accountRoutes)
+		// Getting started and what the benchmark measures (start.go).
+		r.Get("/start", s.page(s.startPage))
+		r.Get("/bench", s.page(s.benchPage))
 		// lil-bench prints this address when it has no token or a refused one.
 		r.Get("/bench/token", s.page(s.benchToken))
 

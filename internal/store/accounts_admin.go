@@ -19,7 +19,7 @@ func (s *Store) GrantAdmin(ctx context.Context, handle, actor string) (err error
 		if tag.RowsAffected() == 0 {
 			return ErrNotFound
 		}
-		return audit(ctx, tx, actor, "admin.grant", handle, "")
+		return audit(ctx, tx, actor, "grant_admin", handle, "")
 	})
 }
 
@@ -59,7 +59,7 @@ func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (
 		if err := hideInTx(ctx, tx, id); err != nil {
 			return err
 		}
-		return audit(ctx, tx, actor, "run.hide", id, reason)
+		return audit(ctx, tx, actor, "hide_run", id, reason)
 	})
 }
 
@@ -79,6 +79,6 @@ WHERE lower(handle) = lower($1) RETURNING id`, handle).Scan(&id)
 		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE submitter_id = $1`, id); err != nil {
 			return err
 		}
-		return audit(ctx, tx, actor, "account.suspend", handle, reason)
+		return audit(ctx, tx, actor, "suspend_account", handle, reason)
 	})
 }
