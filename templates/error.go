@@ -6,7 +6,7 @@ import (
 )
 
 // errorStatuses are the status codes with a message of their own.
-var errorStatuses = map[int]bool{400: true, 401: true, 403: true, 404: true, 405: true, 413: true, 415: true, 422: true,
+var errorStatuses = map[int]bool{400: true, 401: true, 403: true, 404: true, 405: true, 410: true, 413: true, 415: true, 422: true,
 	429: true, 500: true, 503: true, 507: true}
 
 // statusText words an HTTP status for a reader.

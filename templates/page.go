@@ -98,9 +98,7 @@ type RunListItem struct {
 func NewRunListItem(r *run.Run, l *i18n.Localizer) RunListItem {
 	item := RunListItem{ID: r.ID, Title: report.Title(r, l), EngineLine: report.EngineLine(r, l),
 		Summary: report.Summary(r, l)}
-	if r.Submitter != "" {
-		item.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})
-	}
+	item.Submitter = report.SubmitterBy(l, r.Submitter, r.SubmitterVerified)
 	return item
 }
 

@@ -20,6 +20,9 @@ type UploadForm struct {
 	General []string
 	// Discarded says the page follows a discarded preview.
 	Discarded bool
+	// As is the handle of the signed-in account the upload will be
+	// shown under, verified; "" when signed out.
+	As string
 }
 
 // FieldKind says how a field is entered.

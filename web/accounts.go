@@ -131,3 +131,22 @@ func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (string, error
 	}
 	return handle, nil
 }
+
+// formUploader is uploader for the upload form: a signed-in browser
+// uploads as its account (verified), spending the account's hourly budget;
+// otherwise the form is an anonymous upload (or, with a Bearer header, a
+// token's) like any other door.
+func (s *Server) formUploader(w http.ResponseWriter, r *http.Request) (string, error) {
+	a, err := s.signedInAccount(r)
+	if err != nil {
+		return "", err
+	}
+	if a == nil {
+		return s.uploader(w, r)
+	}
+	if ok, wait := s.uploads.byToken.Allow("account:" + strconv.FormatInt(a.ID, 10)); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+		return "", errTooMany
+	}
+	return a.Handle, nil
+}

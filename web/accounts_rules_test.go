@@ -63,8 +63,9 @@ func TestDeleteRun(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/runs/" + id, "/api/v1/runs/" + id} {
-		if resp, _ := s.get(t, path); resp.StatusCode != 404 {
-			t.Errorf("deleted run: %s = %d, want 404", path, resp.StatusCode)
+		// Gone for good, not mistyped: 410.
+		if resp, _ := s.get(t, path); resp.StatusCode != 410 {
+			t.Errorf("deleted run: %s = %d, want 410", path, resp.StatusCode)
 		}
 	}
 	if resp, _ := s.get(t, "/runs/"+anonID); resp.StatusCode != 200 {
@@ -111,8 +112,9 @@ func TestAnonymousRefused(t *testing.T) {
 	}
 	body, ct := multipartBody(t, seed, "b.json", nil)
 	resp2, html := s.do(t, "POST", "/upload?lang=ja", body, "Content-Type: "+ct)
-	if resp2.StatusCode != 401 || !strings.Contains(html, "トークン") {
-		t.Errorf("anonymous form upload = %d, want 401 with the Japanese message", resp2.StatusCode)
+	// The form's answer says to sign in, in the reader's language.
+	if resp2.StatusCode != 401 || !strings.Contains(html, `id="upload-sign-in"`) || !strings.Contains(html, "サインイン") {
+		t.Errorf("anonymous form upload = %d, want 401 asking to sign in, in Japanese", resp2.StatusCode)
 	}
 	if s.rowCounts(t) != "runs=0 run_sources=0 decode_cells=0 prefill_rows=0" {
 		t.Errorf("refused uploads stored something: %s", s.rowCounts(t))

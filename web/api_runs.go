@@ -57,7 +57,7 @@ func (s *Server) runJSON(w http.ResponseWriter, r *http.Request) error {
 	}
 	run, err := s.store.GetRun(r.Context(), id)
 	if err != nil {
-		return err
+		return s.goneOr(r, id, err) // 410 for a run its submitter deleted
 	}
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	return writeJSON(w, http.StatusOK, export.New(run, s.origin(r)))

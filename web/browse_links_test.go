@@ -12,7 +12,7 @@ import (
 // the leaderboard.
 func TestReportLinksEntities(t *testing.T) {
 	s := newSite(t)
-	id := s.seed(t)
+	id := s.seedVerified(t) // a verified name links its page
 	resp, body := s.get(t, "/runs/"+id)
 	if resp.StatusCode != 200 {
 		t.Fatalf("report = %d", resp.StatusCode)

@@ -94,11 +94,27 @@ type apiRunItem struct {
 	Hardware      catalog.Identity `json:"hardware"`
 	Engine        apiEngine        `json:"engine"`
 	Model         apiModel         `json:"model"`
-	Submitter     catalog.Identity `json:"submitter"`
+	Submitter     *apiSubmitter    `json:"submitter"`
 	BestSingleTPS *float64         `json:"best_single_tps"`
 	BestPeakTPS   *float64         `json:"best_peak_tps"`
 	// Flags are the stored plausibility flags ("above_bound").
 	Flags []string `json:"flags"`
+}
+
+// apiSubmitter is who uploaded a run: slug is "" and verified false for a
+// name typed without a token or session (claimed), which has no page.
+type apiSubmitter struct {
+	catalog.Identity
+	Verified bool `json:"verified"`
+}
+
+// newAPISubmitter is the run's submitter (empty strings without a name).
+func newAPISubmitter(it *store.RunItem) *apiSubmitter {
+	sub := &apiSubmitter{Identity: catalog.Identity{Name: it.Submitter}, Verified: it.SubmitterVerified}
+	if it.SubmitterVerified {
+		sub.Identity = catalog.Submitter(it.Submitter)
+	}
+	return sub
 }
 
 type apiEngine struct {
@@ -142,7 +158,7 @@ func (s *Server) apiListRuns(w http.ResponseWriter, r *http.Request) error {
 			Hardware:      catalog.Hardware(browse.ItemHardware(it)),
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
 			Model:         apiModel{Identity: model, Base: base},
-			Submitter:     catalog.Submitter(it.Submitter),
+			Submitter:     newAPISubmitter(it),
 			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS, Flags: []string{},
 		})
 		if it.AboveBound {

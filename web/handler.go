@@ -55,6 +55,10 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 			s.log.Debug("request ended early", "path", r.URL.Path, "err", err)
 			return
 		}
+		if rd := (*redirectTo)(nil); errors.As(err, &rd) {
+			http.Redirect(w, r, rd.url, http.StatusSeeOther)
+			return
+		}
 		if pe, ok := problem.As(err); ok {
 			if asJSON {
 				s.writeProblemJSON(w, r, pe)

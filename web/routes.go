@@ -71,6 +71,15 @@ func (s *Server) routes() http.Handler {
 		r.With(s.csrf).Post("/upload/drafts/{id}", s.page(s.draftSubmit))
 		r.With(s.csrf).Post("/upload/drafts/{id}/discard", s.page(s.draftDiscard))
 
+		// Browser accounts (accounts_browser.go, accounts_tokens.go,
+		// accounts_reset.go): every form behind the cross-origin check.
+		r.Group(s.accountRoutes)
+		// Getting started and what the benchmark measures (start.go).
+		r.Get("/start", s.page(s.startPage))
+		r.Get("/bench", s.page(s.benchPage))
+		// lil-bench prints this address when it has no token or a refused one.
+		r.Get("/bench/token", s.page(s.benchToken))
+
 		// The decode calculator (calculator.go) and its documentation.
 		get("/calculator", s.calculatorPage)
 		get("/docs/calculator", s.docsCalculator)
@@ -107,6 +116,33 @@ func (s *Server) apiRoutes(api chi.Router) {
 	api.Get("/models", s.api(s.apiIdentities(modelList)))
 	api.Get("/calculator", s.api(s.apiCalculator))
 	api.NotFound(s.api(notFound))
+}
+
+// accountRoutes are the sign-up, sign-in and account pages. Every one of
+// them, reads too, passes the cross-origin check, so no other site can post
+// a form to them or frame a sign-in.
+func (s *Server) accountRoutes(r chi.Router) {
+	r.Use(s.csrf)
+	r.Get("/signup", s.page(s.signupForm))
+	r.Post("/signup", s.page(s.signupSubmit))
+	r.Get("/login", s.page(s.loginForm))
+	r.Post("/login", s.page(s.loginSubmit))
+	r.Post("/logout", s.page(s.logout))
+	r.Get("/account", s.page(s.accountPage))
+	r.Post("/account/sessions/revoke", s.page(s.logoutEverywhere))
+	r.Get("/account/reset", s.page(s.resetForm))
+	r.Post("/account/reset", s.page(s.resetSubmit))
+	r.Get("/account/tokens", s.page(s.tokensPage))
+	r.Post("/account/tokens", s.page(s.tokenCreate))
+	r.Post("/account/tokens/revoke", s.page(s.tokenRevoke))
+	r.Get("/account/runs", s.page(s.myRunsPage))
+	r.Get("/account/runs/{id}/edit", s.page(s.editRunForm))
+	r.Post("/account/runs/{id}/edit", s.page(s.editRunSubmit))
+	r.Post("/account/runs/{id}/{action}", s.page(s.myRunAction))
+	// Moderation (admin.go): admins only.
+	r.Get("/admin/audit", s.page(s.auditPage))
+	r.Post("/admin/hide-run", s.page(s.adminAct("hide-run")))
+	r.Post("/admin/suspend", s.page(s.adminAct("suspend")))
 }
 
 // benchRoutes are lil-bench's upload protocol under /api/bench

@@ -25,7 +25,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	l := i18n.FromContext(ctx)
 	historyURL, err := s.historyLink(ctx, id)
 	if err != nil {
-		return err
+		return s.goneOr(r, id, err)
 	}
 	// The address without ?lang= is the x-default page and names itself as
 	// canonical (templates.NewBase), so it is a page of its own. Its links

@@ -27,6 +27,9 @@ type Store interface {
 	accountStore
 	historyStore
 	draftStore
+	sessionStore
+	myRunsStore
+	adminStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
@@ -71,6 +74,7 @@ type Server struct {
 	metrics *Metrics
 	uploads *uploadGate
 	now     func() time.Time
+	logins  *loginLimiter // failed sign-ins (login_limit.go)
 }
 
 // DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
@@ -89,7 +93,7 @@ func New(cfg Config) http.Handler {
 	}
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
 		pages: newPageCache(cfg.CacheBytes), gens: newGenerations(), metrics: cfg.Metrics,
-		uploads: newUploadGate(cfg.Uploads)}
+		uploads: newUploadGate(cfg.Uploads), logins: newLoginLimiter(cfg.Uploads.Now)}
 	if s.now = cfg.Now; s.now == nil {
 		s.now = time.Now
 	}

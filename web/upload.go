@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -14,7 +15,18 @@ import (
 
 // uploadForm is GET /upload: step 1, the file.
 func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
-	return s.renderUpload(w, r, http.StatusOK, templates.UploadForm{Discarded: r.URL.Query().Has("discarded")})
+	a, err := s.signedInAccount(r)
+	if err != nil {
+		return err
+	}
+	if a == nil && s.uploads.refuseAnonymous {
+		return s.renderUploadSignIn(w, r, http.StatusOK)
+	}
+	form := templates.UploadForm{Discarded: r.URL.Query().Has("discarded")}
+	if a != nil {
+		form.As = a.Handle
+	}
+	return s.renderUpload(w, r, http.StatusOK, form)
 }
 
 // uploadSubmit is POST /upload: the file is read, parsed and derived by the
@@ -23,7 +35,10 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
 // answer leads to its preview (303). Fields sent with the file (a script,
 // an older form) are kept for the preview, where their problems show.
 func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
-	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
+	account, err := s.formUploader(w, r) // session or token, anonymous policy, rate (accounts.go)
+	if errors.Is(err, errAnonymous) {
+		return s.renderUploadSignIn(w, r, http.StatusUnauthorized)
+	}
 	if err != nil {
 		return err
 	}
@@ -36,7 +51,9 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 		if !ok {
 			return err
 		}
-		return s.renderUpload(w, r, statusOf(pe), refusedForm(r, pe, map[string]string{}))
+		form := refusedForm(r, pe, map[string]string{})
+		form.As = account
+		return s.renderUpload(w, r, statusOf(pe), form)
 	}
 	now := s.now()
 	d := &store.Draft{ID: randomKey(), Owner: s.draftOwner(w, r, true), Account: account,

@@ -77,6 +77,12 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.PublishDraft(r.Context(), d.ID, res.ID); err != nil {
 		return err
 	}
+	if d.Account == "" && res.Created {
+		// This browser may claim the run for an account later.
+		if err := s.giveClaim(w, r, res.ID); err != nil {
+			return err
+		}
+	}
 	http.Redirect(w, r, publishedURL(res.ID), http.StatusSeeOther)
 	return nil
 }

@@ -44,6 +44,8 @@ Usage:
   speedmatrix token create HANDLE         print a new upload token, once
   speedmatrix token revoke TOKEN-OR-PREFIX
                                           revoke a token
+  speedmatrix account reset HANDLE        print a one-time password reset link
+  speedmatrix admin grant HANDLE          make an account an admin (moderation)
   speedmatrix run hide ID                 hide a run (404, out of lists; kept)
   speedmatrix backup FILE.tar.zst         write every run's file, facts and the accounts
   speedmatrix restore FILE.tar.zst        fill an empty database from a backup
@@ -90,6 +92,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return submitterCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "token":
 		return tokenCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "account":
+		return accountCommand(ctx, cfg, args[1:], stdout, stderr)
+	case "admin":
+		return adminCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "run":
 		return runCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "backup":

@@ -47,7 +47,7 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) BrowseRun {
 		Hardware:      link(it.HardwareSlug, hw.Name, paths.Hardware),
 		Engine:        link(it.EngineSlug, catalog.Engine(it.EngineName).Name, paths.Engine),
 		Model:         link(it.ModelSlug, model.Name, paths.Model),
-		Submitter:     link(it.SubmitterSlug, it.Submitter, paths.Submitter),
+		Submitter:     link(it.SubmitterSlug, report.Submitter(l, it.Submitter, it.SubmitterVerified), paths.Submitter),
 		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
 		Uploaded: l.Ago(it.UploadedAt, time.Now()), UploadedISO: it.UploadedAt.UTC().Format(time.DateOnly),
 		Single: report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),

@@ -77,7 +77,7 @@ func TestRuns(t *testing.T) {
 	// Without slugs, the identities are text, not links to pages that
 	// do not exist.
 	b := runs[1]
-	if b.Demo || b.Hardware.Href != "" || b.Submitter.Href != "" || b.Submitter.Text != "anon" {
+	if b.Demo || b.Hardware.Href != "" || b.Submitter.Href != "" || b.Submitter.Text != "“anon” (claimed, not verified)" {
 		t.Errorf("run without slugs = %+v", b)
 	}
 	if b.Title != "Qwen3-8B on RTX 4090" {
@@ -196,7 +196,7 @@ func TestLeaderboardPage(t *testing.T) {
 	if r.Value != "1,234 ms" || r.Href != "/runs/r2?cell=12288-8#cell-12288-8" || r.Model.Href != "/models/qwen-qwen3-8b" {
 		t.Errorf("row = %+v", r)
 	}
-	if r.Submitter.Href != "" || r.Submitter.Text != "Sandberg" {
+	if r.Submitter.Href != "" || r.Submitter.Text != "“Sandberg” (claimed, not verified)" {
 		t.Errorf("a submitter without a slug = %+v", r.Submitter)
 	}
 	if len(p.Queued) != 1 || p.Queued[0].Rank != 0 || !p.Queued[0].Demo {

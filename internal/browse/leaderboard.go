@@ -55,12 +55,13 @@ func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, 
 	out := make([]LeaderRow, len(rows))
 	for i, r := range rows {
 		out[i] = LeaderRow{
-			RunID:        r.RunID,
-			Href:         paths.RunCell(r.RunID, q.Context, q.Concurrency),
-			Model:        link(r.ModelSlug, r.ModelName, paths.Model),
-			Hardware:     link(r.HardwareSlug, r.HardwareName, paths.Hardware),
-			Engine:       link(r.EngineSlug, r.EngineName, paths.Engine),
-			Submitter:    link(r.SubmitterSlug, r.Submitter, paths.Submitter),
+			RunID:    r.RunID,
+			Href:     paths.RunCell(r.RunID, q.Context, q.Concurrency),
+			Model:    link(r.ModelSlug, r.ModelName, paths.Model),
+			Hardware: link(r.HardwareSlug, r.HardwareName, paths.Hardware),
+			Engine:   link(r.EngineSlug, r.EngineName, paths.Engine),
+			// Only a verified name has a slug (store.runIdentities).
+			Submitter:    link(r.SubmitterSlug, report.Submitter(l, r.Submitter, r.SubmitterSlug != ""), paths.Submitter),
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
 			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, AboveBound: r.AboveBound,
 		}

@@ -15,7 +15,10 @@ import (
 
 // Version numbers the rules. The store keeps, per run, the version its slugs
 // were computed with and recomputes older ones when it migrates.
-const Version = 1
+//
+// 2: a submitter name typed without a token or session (claimed, not
+// verified) no longer has a slug.
+const Version = 2
 
 // Identity is one normalised thing: Slug is lowercase, URL-safe and stable;
 // Name is for display ("RTX 3060 12GB"). An empty input gives an empty

@@ -38,8 +38,9 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		Demo:            r.Demo,
 		Entities:        entities(r),
 	}
-	if r.Submitter != "" {
-		v.Submitter = l.T("run.by", map[string]any{"Handle": r.Submitter})
+	v.Submitter = SubmitterBy(l, r.Submitter, r.SubmitterVerified)
+	if r.EditedAt != nil {
+		v.Edited = l.T("run.edited", map[string]any{"When": Timestamp(*r.EditedAt)})
 	}
 	if r.Provenance != "" {
 		v.Provenance = l.T("provenance."+string(r.Provenance), nil)

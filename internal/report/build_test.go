@@ -11,10 +11,11 @@ import (
 func TestBuildHeader(t *testing.T) {
 	v := Build(reporttest.Run(), localizer(t, "en"))
 	check := map[string][2]string{
-		"title":      {v.Title, "Qwen3.5-4B-FP8-dynamic on RTX 3060 12GB"},
-		"engine":     {v.EngineLine, "vllm · 0.32.0 · FP8 dynamic"},
-		"summary":    {v.Summary, "3 contexts (0–248K) × 3 concurrency levels (1–16) · prefill at 8K, 64K"},
-		"submitter":  {v.Submitter, "by @Sandberg"},
+		"title":   {v.Title, "Qwen3.5-4B-FP8-dynamic on RTX 3060 12GB"},
+		"engine":  {v.EngineLine, "vllm · 0.32.0 · FP8 dynamic"},
+		"summary": {v.Summary, "3 contexts (0–248K) × 3 concurrency levels (1–16) · prefill at 8K, 64K"},
+		// The seed run was uploaded without a token: its name is claimed.
+		"submitter":  {v.Submitter, "by “Sandberg” (claimed, not verified)"},
 		"tool":       {v.Tool, "llm-inference-bench v0.8.0"},
 		"provenance": {v.Provenance, "Measured"},
 		"source":     {v.SourceURL, "/runs/k3x9q2/source"},
@@ -205,7 +206,14 @@ func TestBuildLocales(t *testing.T) {
 func TestBuildEntities(t *testing.T) {
 	l := localizer(t, "en")
 	r := reporttest.Run()
+	if Build(r, l).Href(LinkSubmitter) != "" {
+		t.Error("a claimed (unverified) name links to a submitter page")
+	}
+	r.SubmitterVerified = true
 	v := Build(r, l)
+	if v.Submitter != "by @Sandberg" {
+		t.Errorf("verified submitter = %q, want by @Sandberg", v.Submitter)
+	}
 	for key, want := range map[string]string{
 		LinkHardware:  "/hardware/rtx-3060-12gb",
 		LinkEngine:    "/engines/vllm",

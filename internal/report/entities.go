@@ -20,6 +20,8 @@ func entities(r *run.Run) map[string]string {
 	add(LinkHardware, catalog.Hardware(r.Hardware).Slug, paths.Hardware)
 	add(LinkEngine, catalog.Engine(r.Engine.Name).Slug, paths.Engine)
 	add(LinkModel, model.Slug, paths.Model)
-	add(LinkSubmitter, catalog.Submitter(r.Submitter).Slug, paths.Submitter)
+	if r.SubmitterVerified { // a claimed name has no page (see Submitter)
+		add(LinkSubmitter, catalog.Submitter(r.Submitter).Slug, paths.Submitter)
+	}
 	return out
 }

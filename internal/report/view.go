@@ -23,6 +23,8 @@ type View struct {
 	Description string
 	// Submitter is "by @Sandberg"; empty when unknown.
 	Submitter string
+	// Edited is "metadata edited by the uploader on …"; empty when never.
+	Edited string
 	// SubmitterHandle is the bare handle, for a link to the submitter.
 	SubmitterHandle string
 	// Verified is "verified submitter" when the upload carried the

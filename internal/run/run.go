@@ -9,6 +9,13 @@ package run
 
 import "time"
 
+// MetaEdit is an uploader's change of a run's editable metadata
+// (ingest.EditableFields, read by ingest.ParseEdit); an empty value clears
+// the fact.
+type MetaEdit struct {
+	OS, Driver, Backend, Build, LaunchCommand, ServedModel, Revision string
+}
+
 // Run is a stored, derived run: what the report page, the API and every export
 // show.
 type Run struct {
@@ -22,7 +29,10 @@ type Run struct {
 	Profile string `json:"profile,omitempty"`
 	// Integrity is lil-bench's check of the image: "stock", "modified" or
 	// "unverified"; empty when the tool has no such check.
-	Integrity    string     `json:"integrity,omitempty"`
+	Integrity string `json:"integrity,omitempty"`
+	// EditedAt is when the uploader last changed the run's metadata (the
+	// stored file never changes); nil when never.
+	EditedAt     *time.Time `json:"edited_at,omitempty"`
 	Provenance   Provenance `json:"provenance"`
 	Tool         Tool       `json:"tool"`
 	SourceFormat string     `json:"source_format"`

@@ -62,8 +62,8 @@ SELECT $1, $2, id FROM submitters WHERE lower(handle) = lower($3)`, hash, prefix
 }
 
 // TokenSubmitter returns the handle of the submitter whose token has this
-// hash and notes the token as used. A revoked token is ErrRevoked (with the
-// handle); an unknown one ErrNotFound.
+// hash and notes the token as used. A revoked token, or one of a suspended
+// account, is ErrRevoked (with the handle); an unknown one ErrNotFound.
 func (s *Store) TokenSubmitter(ctx context.Context, hash []byte) (handle string, err error) {
 	// No arguments in the wrapped error: the hash is of a secret.
 	defer wrap(&err, "TokenSubmitter")
@@ -72,7 +72,7 @@ func (s *Store) TokenSubmitter(ctx context.Context, hash []byte) (handle string,
 UPDATE tokens t SET last_used_at = CASE WHEN t.revoked_at IS NULL THEN now() ELSE t.last_used_at END
 FROM submitters s
 WHERE t.hash = $1 AND s.id = t.submitter_id
-RETURNING s.handle, t.revoked_at IS NOT NULL`, hash).Scan(&handle, &revoked)
+RETURNING s.handle, t.revoked_at IS NOT NULL OR s.suspended_at IS NOT NULL`, hash).Scan(&handle, &revoked)
 	if err != nil {
 		return "", notFound(err)
 	}
@@ -132,7 +132,11 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 		if err := hideInTx(ctx, tx, id); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id)
+		if _, err := tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id); err != nil {
+			return err
+		}
+		// Its address answers 410 Gone from now on (RunGone).
+		_, err = tx.Exec(ctx, `INSERT INTO deleted_runs (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
 		return err
 	}))
 }

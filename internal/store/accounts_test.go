@@ -8,6 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -63,8 +64,16 @@ func accountsOwnership(t *testing.T, s *store.Store, url string) (anonID string)
 	owned := fullRun()
 	owned.Submitter, owned.Profile = "Sandberg", "standard"
 	ownedID := mustInsertRun(t, s, owned, "owned")
+	// A name typed without a token may not be an account's handle.
+	claim := fullRun()
+	claim.Submitter, claim.SubmitterVerified = "SANDBERG", false
+	if _, _, err := s.InsertRun(ctx, claim, "claim", []byte("{}")); err == nil {
+		t.Error("an unverified run naming the account Sandberg was stored")
+	} else if pe, ok := problem.As(err); !ok || pe.Problems[0].Path != "submitter" {
+		t.Errorf("claiming an account's handle = %v, want a refusal naming the submitter field", err)
+	}
 	anon := fullRun()
-	anon.Submitter, anon.SubmitterVerified = "Sandberg", false
+	anon.Submitter, anon.SubmitterVerified = "a-passer-by", false
 	anonID = mustInsertRun(t, s, anon, "anon")
 	// Quick runs never rank; standard ones do until they leave.
 	bests := func(id string) int64 {

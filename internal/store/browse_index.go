@@ -46,8 +46,15 @@ var identityKinds = [...]string{KindHardware, KindEngine, KindModel, KindModelBa
 func runIdentities(r *run.Run) [len(identityKinds)]catalog.Identity {
 	model, base := catalog.Model(r.Model.ID)
 	quant := catalog.Identity{Slug: catalog.Slugify(r.Engine.Quantization), Name: r.Engine.Quantization}
+	// Only a proven name is a submitter identity: a name typed without a
+	// token or session has no page and no filter, so it can never be
+	// listed among an account's runs.
+	var submitter catalog.Identity
+	if r.SubmitterVerified {
+		submitter = catalog.Submitter(r.Submitter)
+	}
 	return [...]catalog.Identity{catalog.Hardware(r.Hardware), catalog.Engine(r.Engine.Name), model, base,
-		catalog.Submitter(r.Submitter), quant}
+		submitter, quant}
 }
 
 // runsShape is how an index statement names the runs it files: one run by

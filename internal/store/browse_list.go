@@ -68,28 +68,30 @@ func DecodeCursor(s string) (*Cursor, error) {
 // RunItem is one run in a browse list: the facts a line shows and the
 // identities it links to.
 type RunItem struct {
-	ID               string    `db:"id"`
-	UploadedAt       time.Time `db:"uploaded_at"`
-	Demo             bool      `db:"demo"`
-	Submitter        string    `db:"submitter"`
-	SubmitterSlug    string    `db:"submitter_slug"`
-	HardwareType     string    `db:"hardware_type"`
-	GPUName          string    `db:"hardware_gpu_name"`
-	GPUCount         int       `db:"hardware_gpu_count"`
-	VRAMGB           float64   `db:"hardware_vram_gb"`
-	CPUName          string    `db:"hardware_cpu_name"`
-	HardwareSlug     string    `db:"hardware_slug"`
-	EngineName       string    `db:"engine_name"`
-	EngineSlug       string    `db:"engine_slug"`
-	EngineVersion    string    `db:"engine_version"`
-	Quantization     string    `db:"engine_quantization"`
-	QuantizationSlug string    `db:"quantization_slug"`
-	ModelID          string    `db:"model_id"`
-	ModelServedName  string    `db:"model_served_name"` // the title's model when ModelID is empty
-	ModelSlug        string    `db:"model_slug"`
-	ModelBaseSlug    string    `db:"model_base_slug"`
-	BestSingleTPS    *float64  `db:"best_single_tps"`
-	BestPeakTPS      *float64  `db:"best_peak_tps"`
+	ID            string    `db:"id"`
+	UploadedAt    time.Time `db:"uploaded_at"`
+	Demo          bool      `db:"demo"`
+	Submitter     string    `db:"submitter"`
+	SubmitterSlug string    `db:"submitter_slug"`
+	// SubmitterVerified: the name was proven (token or session) at upload.
+	SubmitterVerified bool     `db:"submitter_verified"`
+	HardwareType      string   `db:"hardware_type"`
+	GPUName           string   `db:"hardware_gpu_name"`
+	GPUCount          int      `db:"hardware_gpu_count"`
+	VRAMGB            float64  `db:"hardware_vram_gb"`
+	CPUName           string   `db:"hardware_cpu_name"`
+	HardwareSlug      string   `db:"hardware_slug"`
+	EngineName        string   `db:"engine_name"`
+	EngineSlug        string   `db:"engine_slug"`
+	EngineVersion     string   `db:"engine_version"`
+	Quantization      string   `db:"engine_quantization"`
+	QuantizationSlug  string   `db:"quantization_slug"`
+	ModelID           string   `db:"model_id"`
+	ModelServedName   string   `db:"model_served_name"` // the title's model when ModelID is empty
+	ModelSlug         string   `db:"model_slug"`
+	ModelBaseSlug     string   `db:"model_base_slug"`
+	BestSingleTPS     *float64 `db:"best_single_tps"`
+	BestPeakTPS       *float64 `db:"best_peak_tps"`
 	// AboveBound: a cell is above the physical bound (run.FlagAboveBound).
 	AboveBound bool `db:"above_bound"`
 }
@@ -110,7 +112,7 @@ func (it *RunItem) Cursor(sort RunSort) Cursor {
 	return c
 }
 
-const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_slug,
+const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_slug, r.submitter_verified,
     r.hardware_type, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb, r.hardware_cpu_name,
     r.hardware_slug, r.engine_name, r.engine_slug, r.engine_version, r.engine_quantization,
     r.quantization_slug, r.model_id, r.model_served_name, r.model_slug, r.model_base_slug, r.best_single_tps, r.best_peak_tps,

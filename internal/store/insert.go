@@ -33,6 +33,9 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	uploaded = uploaded.UTC().Truncate(time.Microsecond)
 
 	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		if err := refuseClaimedAccount(ctx, tx, r); err != nil {
+			return Change{}, err
+		}
 		var err error
 		id, created, err = insertRunRow(ctx, tx, r, dedupeKey, uploaded)
 		if err != nil || !created {

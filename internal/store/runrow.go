@@ -73,7 +73,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 
 const selectRunSQL = `
 SELECT
-    id,` + runColumns + `
+    id,` + runColumns + `, edited_at
 FROM runs
 WHERE id = $1 AND NOT hidden`
 
@@ -94,7 +94,7 @@ func scanRun(row pgx.Row) (*run.Run, error) {
 		&st.PrefillContexts,
 		&src.SHA256, &src.Filename, &src.ContentType, &src.Size,
 		&r.Demo, &r.Notes,
-		&r.SubmitterVerified, &r.Profile, &r.Integrity,
+		&r.SubmitterVerified, &r.Profile, &r.Integrity, &r.EditedAt,
 	)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,32 @@
+package report
+
+import "github.com/speedmatrix/speedmatrix/internal/i18n"
+
+// Submitter is how every page, list, leaderboard row, export and image
+// names who uploaded a run: a verified account by its handle, a name typed
+// without a token or session as claimed, with a mark and words of its own
+// ("“alice” (claimed, not verified)"), so a reader can never take one for
+// the other. "" when no name was given.
+func Submitter(l *i18n.Localizer, name string, verified bool) string {
+	switch {
+	case name == "":
+		return ""
+	case verified:
+		return name
+	default:
+		return l.T("account.submitter.claimed", map[string]any{"Name": name})
+	}
+}
+
+// SubmitterBy is Submitter in a sentence: "by @alice" for an account,
+// "by “alice” (claimed, not verified)" for a typed name.
+func SubmitterBy(l *i18n.Localizer, name string, verified bool) string {
+	switch {
+	case name == "":
+		return ""
+	case verified:
+		return l.T("run.by", map[string]any{"Handle": name})
+	default:
+		return l.T("account.submitter.by_claimed", map[string]any{"Label": Submitter(l, name, false)})
+	}
+}

@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// GrantAdmin makes the account handle an admin and notes it in the audit
+// log as done by actor. An unknown handle is ErrNotFound.
+func (s *Store) GrantAdmin(ctx context.Context, handle, actor string) (err error) {
+	defer wrap(&err, "GrantAdmin(%q)", handle)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE submitters SET role = 'admin' WHERE lower(handle) = lower($1)`, handle)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		return audit(ctx, tx, actor, "grant_admin", handle, "")
+	})
+}
+
+// audit adds one line to the audit log in tx.
+func audit(ctx context.Context, tx pgx.Tx, actor, action, target, reason string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO audit_log (actor, action, target, reason) VALUES ($1, $2, $3, $4)`,
+		actor, action, target, reason)
+	return err
+}
+
+// AuditEntry is one line of the audit log.
+type AuditEntry struct {
+	At     time.Time `db:"at"`
+	Actor  string    `db:"actor"`
+	Action string    `db:"action"`
+	Target string    `db:"target"`
+	Reason string    `db:"reason"`
+}
+
+// auditLimit is how many lines /admin/audit shows, newest first.
+const auditLimit = 500
+
+// AuditLog returns the newest lines of the audit log.
+func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
+	defer wrap(&err, "AuditLog")
+	rows, _ := s.pool.Query(ctx, `SELECT at, actor, action, target, reason FROM audit_log ORDER BY id DESC LIMIT $1`, auditLimit)
+	return pgx.CollectRows(rows, pgx.RowToStructByName[AuditEntry])
+}
+
+// ModerateHideRun hides any run for a moderator and logs who, why.
+func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
+	defer wrap(&err, "ModerateHideRun(%q)", id)
+	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+			return err
+		}
+		if err := hideInTx(ctx, tx, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, actor, "hide_run", id, reason)
+	}))
+}
+
+// SuspendAccount suspends the account handle: its sessions end, its
+// tokens stop working (TokenSubmitter answers ErrRevoked), and the act is
+// logged with the moderator and the reason.
+func (s *Store) SuspendAccount(ctx context.Context, handle, actor, reason string) (err error) {
+	defer wrap(&err, "SuspendAccount(%q)", handle)
+	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+		var id int64
+		err := tx.QueryRow(ctx, `
+UPDATE submitters SET suspended_at = coalesce(suspended_at, now())
+WHERE lower(handle) = lower($1) RETURNING id`, handle).Scan(&id)
+		if err != nil {
+			return notFound(err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE submitter_id = $1`, id); err != nil {
+			return err
+		}
+		return audit(ctx, tx, actor, "suspend_account", handle, reason)
+	}))
+}

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/catalog"
+)
+
+// ClaimWindow is how long after an anonymous upload its browser may claim
+// the run for an account, in seconds of the database's clock (24 h).
+const ClaimWindow = 24 * 3600
+
+// SetClaim stores the hash of the claim cookie given with anonymous run id.
+func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error) {
+	defer wrap(&err, "SetClaim(%q)", id)
+	_, err = s.pool.Exec(ctx, `UPDATE runs SET claim_hash = $2 WHERE id = $1 AND submitter_id IS NULL`, id, hash)
+	return err
+}
+
+// ClaimRun gives anonymous run id to the account when hash is its claim
+// cookie's and the run is less than ClaimWindow old: the run then shows the
+// account's handle, verified, and belongs to it (its page, my runs). Any
+// other case is ErrNotFound and changes nothing.
+func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
+	defer wrap(&err, "ClaimRun(%q, %d)", id, accountID)
+	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+		var handle string
+		if err := tx.QueryRow(ctx, `SELECT handle FROM submitters WHERE id = $1`, accountID).Scan(&handle); err != nil {
+			return notFound(err)
+		}
+		sub := catalog.Submitter(handle)
+		tag, err := tx.Exec(ctx, `
+UPDATE runs SET submitter_id = $2, submitter = $3, submitter_verified = true, submitter_slug = $4,
+    claim_hash = NULL, revision = revision + 1
+WHERE id = $1 AND claim_hash = $5 AND submitter_id IS NULL AND NOT hidden
+    AND uploaded_at > now() - make_interval(secs => $6)`, id, accountID, handle, sub.Slug, hash, ClaimWindow)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO identities (kind, slug, name) VALUES ('submitter', $1, $2) ON CONFLICT (kind, slug) DO NOTHING`,
+			sub.Slug, sub.Name)
+		return err
+	}))
+}

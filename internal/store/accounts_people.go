@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ErrRetired is returned when a handle belonged to an account deleted less
+// than HandleQuarantine ago.
+var ErrRetired = errors.New("handle retired")
+
+// HandleQuarantine is how long a deleted account's handle stays unusable,
+// so nobody can pass for its former owner while people still remember it.
+const HandleQuarantine = 90 * 24 * time.Hour
+
+// Account is a submitter who can sign in (or one made by the operator,
+// with no e-mail or password).
+type Account struct {
+	ID           int64  `db:"id"`
+	Handle       string `db:"handle"`
+	Email        string `db:"email"`
+	PasswordHash string `db:"password_hash"`
+	Role         string `db:"role"`
+	Suspended    bool   `db:"suspended"`
+}
+
+// Admin reports whether the account may moderate.
+func (a *Account) Admin() bool { return a != nil && a.Role == "admin" && !a.Suspended }
+
+const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce(s.password_hash, '') AS password_hash,
+    s.role, s.suspended_at IS NOT NULL AS suspended`
+
+// CreateAccount adds a submitter who signs in with email and the argon2id
+// passwordHash. A handle or e-mail address taken (in any case) is
+// ErrExists; a handle retired less than HandleQuarantine ago ErrRetired.
+func (s *Store) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
+	defer wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
+	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var retired bool
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
+			handle, HandleQuarantine.Seconds()).Scan(&retired)
+		if err != nil {
+			return err
+		}
+		if retired {
+			return ErrRetired
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO submitters (handle, email, password_hash) VALUES ($1, $2, $3) RETURNING id`,
+			handle, email, passwordHash).Scan(&id)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return ErrExists
+		}
+		return err
+	})
+	return id, err
+}
+
+// AccountByEmail returns the account signing in with email (any case), or
+// ErrNotFound.
+func (s *Store) AccountByEmail(ctx context.Context, email string) (_ *Account, err error) {
+	defer wrap(&err, "AccountByEmail")
+	return s.oneAccount(ctx, `WHERE lower(s.email) = lower($1)`, email)
+}
+
+// AccountByHandle returns the account of handle (any case), or ErrNotFound.
+func (s *Store) AccountByHandle(ctx context.Context, handle string) (_ *Account, err error) {
+	defer wrap(&err, "AccountByHandle(%q)", handle)
+	return s.oneAccount(ctx, `WHERE lower(s.handle) = lower($1)`, handle)
+}
+
+func (s *Store) oneAccount(ctx context.Context, where string, arg any) (*Account, error) {
+	rows, _ := s.pool.Query(ctx, `SELECT `+accountColumns+` FROM submitters s `+where, arg)
+	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[Account])
+	return a, notFound(err)
+}
+
+// SetPassword replaces the account's password hash and ends its sessions:
+// whoever knew the old password is signed out.
+func (s *Store) SetPassword(ctx context.Context, id int64, passwordHash string) (err error) {
+	defer wrap(&err, "SetPassword(%d)", id)
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE submitters SET password_hash = $2 WHERE id = $1`, id, passwordHash); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE submitter_id = $1`, id)
+		return err
+	})
+}
+
+// DeleteAccount deletes the account: its tokens and sessions go, its runs
+// stay (still marked as verified when they were), and its handle is
+// retired for HandleQuarantine.
+func (s *Store) DeleteAccount(ctx context.Context, id int64) (err error) {
+	defer wrap(&err, "DeleteAccount(%d)", id)
+	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+		var handle string
+		if err := tx.QueryRow(ctx, `DELETE FROM submitters WHERE id = $1 RETURNING handle`, id).Scan(&handle); err != nil {
+			return notFound(err)
+		}
+		_, err := tx.Exec(ctx, `
+INSERT INTO retired_handles (handle) VALUES (lower($1))
+ON CONFLICT (handle) DO UPDATE SET retired_at = now()`, handle)
+		return err
+	}))
+}

@@ -1,0 +1,37 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TokenInfo is one token as its owner's list shows it: never the secret.
+type TokenInfo struct {
+	Prefix     string     `db:"prefix"`
+	CreatedAt  time.Time  `db:"created_at"`
+	LastUsedAt *time.Time `db:"last_used_at"`
+	RevokedAt  *time.Time `db:"revoked_at"`
+}
+
+// ListTokens returns the account's tokens, newest first.
+func (s *Store) ListTokens(ctx context.Context, accountID int64) (_ []TokenInfo, err error) {
+	defer wrap(&err, "ListTokens(%d)", accountID)
+	rows, _ := s.pool.Query(ctx, `
+SELECT prefix, created_at, last_used_at, revoked_at FROM tokens
+WHERE submitter_id = $1 ORDER BY created_at DESC, id DESC`, accountID)
+	return pgx.CollectRows(rows, pgx.RowToStructByName[TokenInfo])
+}
+
+// RevokeOwnToken revokes the account's token(s) named by prefix; another
+// account's token, or none, is ErrNotFound.
+func (s *Store) RevokeOwnToken(ctx context.Context, accountID int64, prefix string) (err error) {
+	defer wrap(&err, "RevokeOwnToken(%d, %s…)", accountID, prefix)
+	tag, err := s.pool.Exec(ctx, `
+UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) WHERE submitter_id = $1 AND prefix = $2`, accountID, prefix)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,192 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// formBodyMax bounds an account form's body: a few short fields.
+const formBodyMax = 16 << 10
+
+// readForm parses a small url-encoded form; a larger body is refused.
+func readForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, formBodyMax)
+	if err := r.ParseForm(); err != nil {
+		return &httpError{status: http.StatusBadRequest, key: "error.invalid"}
+	}
+	return nil
+}
+
+// signupForm is GET /signup.
+func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
+	if a, err := s.signedInAccount(r); err != nil || a != nil {
+		return orRedirect(err, "/account")
+	}
+	return s.renderAuth(w, r, http.StatusOK, "acct.signup.title", templates.SignupPage, templates.AuthForm{})
+}
+
+// signupSubmit is POST /signup: a new account, signed in at once.
+func (s *Server) signupSubmit(w http.ResponseWriter, r *http.Request) error {
+	if err := readForm(w, r); err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	handle, email := strings.TrimSpace(r.PostForm.Get("handle")), strings.TrimSpace(r.PostForm.Get("email"))
+	password := r.PostForm.Get("password")
+	f := templates.AuthForm{Values: map[string]string{"handle": handle, "email": email}}
+	if !accounts.ValidHandle(handle) {
+		f.Errors = append(f.Errors, l.T("acct.error.handle", nil))
+	}
+	if !accounts.ValidEmail(email) {
+		f.Errors = append(f.Errors, l.T("acct.error.email", nil))
+	}
+	if !accounts.ValidPassword(password) {
+		f.Errors = append(f.Errors, l.T("acct.error.password", map[string]any{"Min": accounts.MinPasswordLen}))
+	}
+	if len(f.Errors) == 0 {
+		hash, err := accounts.HashPassword(password)
+		if err != nil {
+			return err
+		}
+		id, err := s.store.CreateAccount(r.Context(), handle, email, hash)
+		switch {
+		case errors.Is(err, store.ErrExists):
+			f.Errors = append(f.Errors, l.T("acct.error.taken", nil))
+		case errors.Is(err, store.ErrRetired):
+			f.Errors = append(f.Errors, l.T("acct.error.retired", nil))
+		case err != nil:
+			return err
+		default:
+			s.log.Info("account created", "handle", handle)
+			if err := s.startSession(w, r, &store.Account{ID: id, Handle: handle}); err != nil {
+				return err
+			}
+			http.Redirect(w, r, "/account", http.StatusSeeOther)
+			return nil
+		}
+	}
+	return s.renderAuth(w, r, http.StatusUnprocessableEntity, "acct.signup.title", templates.SignupPage, f)
+}
+
+// loginForm is GET /login?next=….
+func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
+	next := localNext(r.URL.Query().Get("next"))
+	if a, err := s.signedInAccount(r); err != nil || a != nil {
+		return orRedirect(err, next)
+	}
+	return s.renderAuth(w, r, http.StatusOK, "acct.login.title", templates.LoginPage, templates.AuthForm{Next: next})
+}
+
+// loginSubmit is POST /login. Every failure says the same thing, and an
+// unknown address costs the same hashing as a wrong password, so neither
+// the words nor the time tell who has an account. Ten failures for one
+// address or from one client answer 429 with Retry-After for a while.
+func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) error {
+	if err := readForm(w, r); err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	email, password := strings.TrimSpace(r.PostForm.Get("email")), r.PostForm.Get("password")
+	f := templates.AuthForm{Values: map[string]string{"email": email}, Next: localNext(r.PostForm.Get("next"))}
+	keys := []string{"email:" + strings.ToLower(email), "addr:" + clientAddress(r, s.uploads.trustedProxies)}
+	if stop, wait := s.logins.blocked(keys...); stop {
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		f.Errors = []string{l.T("acct.error.too_many", nil)}
+		return s.renderAuth(w, r, http.StatusTooManyRequests, "acct.login.title", templates.LoginPage, f)
+	}
+	a, err := s.store.AccountByEmail(r.Context(), email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	ok := false
+	if a != nil && a.PasswordHash != "" {
+		if ok, err = accounts.CheckPassword(a.PasswordHash, password); err != nil {
+			return err
+		}
+	} else {
+		accounts.CheckNobody(password)
+	}
+	switch {
+	case !ok:
+		s.logins.fail(keys...)
+		f.Errors = []string{l.T("acct.error.login", nil)}
+		return s.renderAuth(w, r, http.StatusUnauthorized, "acct.login.title", templates.LoginPage, f)
+	case a.Suspended:
+		f.Errors = []string{l.T("acct.error.suspended", nil)}
+		return s.renderAuth(w, r, http.StatusForbidden, "acct.login.title", templates.LoginPage, f)
+	}
+	if err := s.startSession(w, r, a); err != nil {
+		return err
+	}
+	http.Redirect(w, r, f.Next, http.StatusSeeOther)
+	return nil
+}
+
+// logout is POST /logout: this browser only.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	if err := s.endSession(w, r); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+	return nil
+}
+
+// logoutEverywhere is POST /account/sessions/revoke: every session of the
+// account ends, this one too.
+func (s *Server) logoutEverywhere(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.DeleteSessions(r.Context(), a.ID); err != nil {
+		return err
+	}
+	s.setCookie(w, r, sessionCookie, "", time.Time{})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+	return nil
+}
+
+// accountPage is GET /account.
+func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	w.Header().Set("Cache-Control", "no-store")
+	v := templates.AccountView{Handle: a.Handle, Email: a.Email, Admin: a.Admin()}
+	return render(w, r, http.StatusOK, templates.AccountPage(s.base(r, l.T("acct.account.title", nil), ""), v))
+}
+
+// renderAuth renders one of the account forms, never cached.
+func (s *Server) renderAuth(w http.ResponseWriter, r *http.Request, status int, titleID string,
+	page func(templates.Base, templates.AuthForm) templ.Component, f templates.AuthForm) error {
+	l := i18n.FromContext(r.Context())
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, status, page(s.base(r, l.T(titleID, nil), ""), f))
+}
+
+// orRedirect is err, or without one a redirect to url.
+func orRedirect(err error, url string) error {
+	if err != nil {
+		return err
+	}
+	return &redirectTo{url: url}
+}
+
+// renderUploadSignIn is the upload page that asks to sign in first.
+func (s *Server) renderUploadSignIn(w http.ResponseWriter, r *http.Request, status int) error {
+	l := i18n.FromContext(r.Context())
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, status, templates.UploadSignInPage(s.base(r, l.T("upload.title", nil), ""), loginURL("/upload")))
+}

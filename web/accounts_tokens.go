@@ -1,0 +1,94 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// benchToken is GET /bench/token, the address lil-bench prints when it
+// has no token or a rejected one: the token page, after signing in.
+func (s *Server) benchToken(w http.ResponseWriter, r *http.Request) error {
+	http.Redirect(w, r, "/account/tokens", http.StatusSeeOther)
+	return nil
+}
+
+// tokensPage is GET /account/tokens.
+func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	return s.renderTokens(w, r, a, templates.TokensView{})
+}
+
+// tokenCreate is POST /account/tokens: a new token, shown on the answer
+// to this request only (no redirect, so it is never in a URL or history
+// entry that could be reloaded).
+func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	tok, err := accounts.NewToken()
+	if err != nil {
+		return err
+	}
+	if err := s.store.CreateToken(r.Context(), a.Handle, tok.Hash, tok.Prefix); err != nil {
+		return err
+	}
+	s.log.Info("token created", "submitter", a.Handle, "token", tok.Prefix+"…")
+	return s.renderTokens(w, r, a, templates.TokensView{NewToken: tok.Secret, Command: benchCommand(tok.Secret)})
+}
+
+// benchCommand is the lil-bench command line that uploads with token.
+func benchCommand(token string) string {
+	return "LIL_BENCH_TOKEN=" + token + " lil-bench upload FILE"
+}
+
+// tokenRevoke is POST /account/tokens/revoke with the token's prefix.
+func (s *Server) tokenRevoke(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return err
+	}
+	if err := readForm(w, r); err != nil {
+		return err
+	}
+	prefix := r.PostForm.Get("prefix")
+	err = s.store.RevokeOwnToken(r.Context(), a.ID, prefix)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	s.log.Info("token revoked", "submitter", a.Handle, "token", prefix+"…")
+	l := i18n.FromContext(r.Context())
+	return s.renderTokens(w, r, a, templates.TokensView{
+		Notice: l.T("acct.tokens.revoked_notice", map[string]any{"Prefix": prefix})})
+}
+
+// renderTokens renders the token page of a with v's message or new token.
+func (s *Server) renderTokens(w http.ResponseWriter, r *http.Request, a *store.Account, v templates.TokensView) error {
+	list, err := s.store.ListTokens(r.Context(), a.ID)
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	never := l.T("acct.tokens.never", nil)
+	for _, tk := range list {
+		row := templates.TokenRow{Prefix: tk.Prefix, Created: report.Timestamp(tk.CreatedAt), LastUsed: never, Revoked: tk.RevokedAt != nil}
+		if tk.LastUsedAt != nil {
+			row.LastUsed = report.Timestamp(*tk.LastUsedAt)
+		}
+		v.Tokens = append(v.Tokens, row)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, http.StatusOK, templates.TokensPage(s.base(r, l.T("acct.tokens.title", nil), ""), v))
+}

@@ -1,0 +1,92 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/templates"
+)
+
+// adminStore is what moderation needs of the database.
+type adminStore interface {
+	AuditLog(ctx context.Context) ([]store.AuditEntry, error)
+	ModerateHideRun(ctx context.Context, id, actor, reason string) error
+	SuspendAccount(ctx context.Context, handle, actor, reason string) error
+}
+
+var errNotAdmin = &httpError{status: http.StatusForbidden, key: "admin.error.not_admin"}
+
+// requireAdmin is requireAccount for moderators: anyone else signed in
+// gets 403.
+func (s *Server) requireAdmin(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
+	a, err := s.requireAccount(w, r)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Admin() {
+		return nil, errNotAdmin
+	}
+	return a, nil
+}
+
+// auditPage is GET /admin/audit: every moderator's act, newest first, and
+// the forms to act.
+func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.requireAdmin(w, r)
+	if err != nil {
+		return err
+	}
+	return s.renderAudit(w, r, a, http.StatusOK, "")
+}
+
+// adminAct is POST /admin/hide-run and /admin/suspend: the target and a
+// reason, both required, and the act lands in the audit log.
+func (s *Server) adminAct(action string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		a, err := s.requireAdmin(w, r)
+		if err != nil {
+			return err
+		}
+		if err := readForm(w, r); err != nil {
+			return err
+		}
+		l := i18n.FromContext(r.Context())
+		target, reason := strings.TrimSpace(r.PostForm.Get("target")), strings.TrimSpace(r.PostForm.Get("reason"))
+		if target == "" || reason == "" {
+			return s.renderAudit(w, r, a, http.StatusUnprocessableEntity, l.T("admin.error.need_reason", nil))
+		}
+		if action == "hide-run" {
+			err = s.store.ModerateHideRun(r.Context(), target, a.Handle, reason)
+		} else {
+			err = s.store.SuspendAccount(r.Context(), target, a.Handle, reason)
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return s.renderAudit(w, r, a, http.StatusNotFound, l.T("admin.error.no_target", map[string]any{"Target": target}))
+		}
+		if err != nil {
+			return err
+		}
+		s.log.Info("moderation", "action", action, "target", target, "by", a.Handle)
+		return s.renderAudit(w, r, a, http.StatusOK, l.T("admin.done."+action, map[string]any{"Target": target}))
+	}
+}
+
+func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, a *store.Account, status int, notice string) error {
+	log, err := s.store.AuditLog(r.Context())
+	if err != nil {
+		return err
+	}
+	l := i18n.FromContext(r.Context())
+	v := templates.AuditView{Notice: notice}
+	for _, e := range log {
+		v.Entries = append(v.Entries, templates.AuditRow{When: report.Timestamp(e.At), Who: e.Actor,
+			What: l.T("admin.action."+e.Action, nil), Target: e.Target, Why: e.Reason})
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return render(w, r, status, templates.AuditPage(s.base(r, l.T("admin.title", nil), ""), v))
+}

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// sessionStore is what browser accounts need of the database.
+type sessionStore interface {
+	CreateAccount(ctx context.Context, handle, email, passwordHash string) (int64, error)
+	AccountByEmail(ctx context.Context, email string) (*store.Account, error)
+	CreateSession(ctx context.Context, accountID int64, hash []byte, expires time.Time) error
+	SessionAccount(ctx context.Context, hash []byte) (*store.Account, error)
+	DeleteSession(ctx context.Context, hash []byte) error
+	DeleteSessions(ctx context.Context, accountID int64) (int64, error)
+	ResetAccount(ctx context.Context, hash []byte) (*store.Account, error)
+	UseReset(ctx context.Context, hash []byte, passwordHash string) error
+	CreateToken(ctx context.Context, handle string, hash []byte, prefix string) error
+	ListTokens(ctx context.Context, accountID int64) ([]store.TokenInfo, error)
+	RevokeOwnToken(ctx context.Context, accountID int64, prefix string) error
+}
+
+// sessionCookie names the browser's session; its value is a 256-bit secret
+// of which the database keeps only the SHA-256.
+const sessionCookie = "session"
+
+// sessionLife is how long a sign-in lasts.
+const sessionLife = 30 * 24 * time.Hour
+
+// signedInAccount is the one answer to "who is signed in in this browser":
+// the account of the request's live session cookie, or nil. A suspended
+// account's session counts as none. Every page and form that cares asks
+// here.
+func (s *Server) signedInAccount(r *http.Request) (*store.Account, error) {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, nil
+	}
+	a, err := s.store.SessionAccount(r.Context(), accounts.Hash(c.Value))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return a, err
+}
+
+// startSession signs the browser in as account a with a new session: a
+// fresh secret every time, so a session id planted before sign-in (session
+// fixation) is worthless after it. The old session, if any, is ended.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a *store.Account) error {
+	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
+		if err := s.store.DeleteSession(r.Context(), accounts.Hash(c.Value)); err != nil {
+			return err
+		}
+	}
+	secret, err := accounts.NewSecret()
+	if err != nil {
+		return err
+	}
+	expires := time.Now().Add(sessionLife)
+	if err := s.store.CreateSession(r.Context(), a.ID, accounts.Hash(secret), expires); err != nil {
+		return err
+	}
+	s.setCookie(w, r, sessionCookie, secret, expires)
+	return nil
+}
+
+// endSession signs this browser out.
+func (s *Server) endSession(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
+		if err := s.store.DeleteSession(r.Context(), accounts.Hash(c.Value)); err != nil {
+			return err
+		}
+	}
+	s.setCookie(w, r, sessionCookie, "", time.Time{})
+	return nil
+}
+
+// setCookie sets (or, with a zero expiry, clears) one of the account
+// cookies: HttpOnly so scripts cannot read it, SameSite=Lax so other sites'
+// forms do not carry it, Secure when the site is served over https.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, expires time.Time) {
+	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: strings.HasPrefix(s.origin(r), "https://")}
+	if expires.IsZero() {
+		c.MaxAge = -1
+	} else {
+		c.Expires = expires
+		c.MaxAge = int(time.Until(expires) / time.Second)
+	}
+	http.SetCookie(w, c)
+}
+
+// requireAccount is signedInAccount for pages that need one: signed out,
+// the browser is sent to sign in and brought back afterwards.
+func (s *Server) requireAccount(w http.ResponseWriter, r *http.Request) (*store.Account, error) {
+	a, err := s.signedInAccount(r)
+	if err != nil || a != nil {
+		return a, err
+	}
+	return nil, &redirectTo{url: loginURL(r.URL.RequestURI())}
+}
+
+// loginURL is the sign-in page that returns to next afterwards.
+func loginURL(next string) string {
+	return "/login?" + url.Values{"next": {next}}.Encode()
+}
+
+// localNext returns next when it is an address on this site ("/account"),
+// else "/account": a sign-in must never send the browser to another site.
+func localNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/account"
+	}
+	return next
+}
+
+// redirectTo is an error that answers with a 303 to url: a handler that
+// finds the reader must go elsewhere returns it like any refusal.
+type redirectTo struct{ url string }
+
+func (e *redirectTo) Error() string { return "redirect to " + e.url }

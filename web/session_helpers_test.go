@@ -1,0 +1,199 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web"
+)
+
+// newConfigSite is newSite with the config changed by edit (a base URL,
+// a policy, a logger).
+func newConfigSite(t testing.TB, edit func(*web.Config)) *site {
+	t.Helper()
+	st, dbURL := dbtest.New(t)
+	b, err := i18n.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
+		Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv := httptest.NewServer(web.New(cfg))
+	t.Cleanup(srv.Close)
+	return &site{Server: srv, store: st, url: dbURL}
+}
+
+// visitor is one browser: a cookie jar, redirects not followed, and the
+// Fetch metadata a browser sends for its own site's forms.
+type visitor struct {
+	t   testing.TB
+	s   *site
+	jar *cookiejar.Jar
+	c   *http.Client
+}
+
+func newVisitor(t testing.TB, s *site) *visitor {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &visitor{t: t, s: s, jar: jar, c: c}
+}
+
+// do sends a request with headers ("Name: value"); a form body is posted
+// url-encoded.
+func (v *visitor) do(method, path string, form url.Values, headers ...string) (*http.Response, string) {
+	v.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, v.s.URL+path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	for _, h := range headers {
+		k, val, _ := strings.Cut(h, ": ")
+		req.Header.Set(k, val)
+	}
+	resp, err := v.c.Do(req)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(resp.Body)
+	return resp, buf.String()
+}
+
+func (v *visitor) get(path string, headers ...string) (*http.Response, string) {
+	v.t.Helper()
+	return v.do("GET", path, nil, headers...)
+}
+
+func (v *visitor) post(path string, form url.Values, headers ...string) (*http.Response, string) {
+	v.t.Helper()
+	return v.do("POST", path, form, headers...)
+}
+
+// session is the browser's session cookie value ("" when none).
+func (v *visitor) session() string {
+	u, _ := url.Parse(v.s.URL)
+	for _, c := range v.jar.Cookies(u) {
+		if c.Name == "session" {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// signup creates the account and checks it lands on /account signed in.
+func (v *visitor) signup(handle, email, password string) {
+	v.t.Helper()
+	resp, body := v.post("/signup", url.Values{"handle": {handle}, "email": {email}, "password": {password}})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/account" || v.session() == "" {
+		v.t.Fatalf("sign-up of %s = %d %s (cookie %q): %.300s", handle, resp.StatusCode, resp.Header.Get("Location"), v.session(), body)
+	}
+}
+
+// login signs in and returns the answer.
+func (v *visitor) login(email, password, next string) *http.Response {
+	v.t.Helper()
+	resp, _ := v.post("/login", url.Values{"email": {email}, "password": {password}, "next": {next}})
+	return resp
+}
+
+// newTokenRe finds the token shown once on the token page.
+var newTokenRe = regexp.MustCompile(`<textarea id="new-token"[^>]*>(lilb_[A-Za-z0-9_-]+)</textarea>`)
+
+// createToken makes a token on /account/tokens and returns it.
+func (v *visitor) createToken() string {
+	v.t.Helper()
+	resp, body := v.post("/account/tokens", url.Values{})
+	m := newTokenRe.FindStringSubmatch(body)
+	if resp.StatusCode != 200 || m == nil {
+		v.t.Fatalf("token creation = %d, no token shown: %.400s", resp.StatusCode, body)
+	}
+	return m[1]
+}
+
+// postRoutes are the router's POST addresses outside the API.
+func postRoutes(t testing.TB, s *site) map[string]bool {
+	t.Helper()
+	posts := map[string]bool{}
+	err := chi.Walk(s.Config.Handler.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		// /static/* answers every method with files; it changes nothing.
+		if method == http.MethodPost && !strings.HasPrefix(route, "/api/") && route != "/static/*" {
+			posts[route] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return posts
+}
+
+// upload posts a multipart body to the upload form as this browser.
+func (v *visitor) upload(body []byte, contentType string) (*http.Response, string) {
+	v.t.Helper()
+	req, _ := http.NewRequest("POST", v.s.URL+"/upload", bytes.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	resp, err := v.c.Do(req)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(resp.Body)
+	return resp, buf.String()
+}
+
+// seedVerified stores the seed run as its submitter Sandberg uploaded it
+// on the seed site: with Sandberg's account, so the name is verified.
+func (s *site) seedVerified(t testing.TB) string {
+	t.Helper()
+	if err := s.store.CreateSubmitter(context.Background(), "Sandberg", ""); err != nil {
+		t.Fatal(err)
+	}
+	u, err := demo.Upload(demo.SeedRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Account = "Sandberg"
+	res, err := ingest.Ingest(context.Background(), s.store, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
+}
+
+// mustConn is a connection to the site's database, closed with t.
+func mustConn(t testing.TB, s *site) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), s.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
