@@ -54,8 +54,8 @@ func TestFixtureCoversEveryField(t *testing.T) {
 		switch path {
 		case "Run.ID", "Run.Revision": // set by InsertRun
 			continue
-		case "Run.Flags": // a flagged run leaves the bests: TestFlagsRoundTrip
-		case "Run.EditedAt": // set by EditOwnRun, never at upload (TestMyRuns)
+		case "Run.Flags", // a flagged run leaves the bests: TestFlagsRoundTrip
+			"Run.EditedAt": // set by EditOwnRun, never at upload (TestMyRuns)
 			continue
 		}
 		if !set[path] {
