@@ -177,7 +177,8 @@ func (rc *recorder) replay(w http.ResponseWriter) {
 }
 
 // changedHeader is what the handler set beyond the headers every request
-// gets anyway, to send again with the cached body; ok is false when the
+// gets anyway, to send again with the cached body, and (as nil values)
+// what it removed of them; ok is false when the
 // handler set a cookie, which no other reader may receive.
 func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 	h = http.Header{}
@@ -188,6 +189,11 @@ func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 		}
 		if !equalValues(rc.before[k], v) {
 			h[k] = v
+		}
+	}
+	for k := range rc.before {
+		if _, kept := rc.header[k]; !kept {
+			h[k] = nil // the handler removed it (the embed page's X-Frame-Options): servePage removes it too
 		}
 	}
 	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) {

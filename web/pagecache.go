@@ -151,9 +151,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p *cachedPage
 		return err
 	}
 	h := w.Header()
-	for k, v := range p.header {
-		h[k] = v
-	}
+	p.applyHeader(h)
 	if p.gz != nil {
 		h.Add("Vary", "Accept-Encoding")
 	}
@@ -180,4 +178,16 @@ func accepts(header, coding string) bool {
 		}
 	}
 	return false
+}
+
+// applyHeader sets on h what the page's handler set, and removes what it
+// removed (nil values, see recorder.changedHeader).
+func (p *cachedPage) applyHeader(h http.Header) {
+	for k, v := range p.header {
+		if v == nil {
+			h.Del(k)
+		} else {
+			h[k] = v
+		}
+	}
 }

@@ -25,9 +25,7 @@ func (s *Server) serveStale(w http.ResponseWriter, r *http.Request, p *cachedPag
 		return
 	}
 	h := w.Header()
-	for k, v := range p.header {
-		h[k] = v
-	}
+	p.applyHeader(h)
 	h.Del("Etag")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Age", age(p))
