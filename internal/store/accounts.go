@@ -113,7 +113,7 @@ RETURNING s.handle`, hash, prefix)
 // ErrNotOwner.
 func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
 	defer wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -146,7 +146,7 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 // outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	defer wrap(&err, "HideRun(%q)", id)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}

@@ -52,7 +52,7 @@ func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
 // ModerateHideRun hides any run for a moderator and logs who, why.
 func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
 	defer wrap(&err, "ModerateHideRun(%q)", id)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}

@@ -25,7 +25,7 @@ func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error
 // other case is ErrNotFound and changes nothing.
 func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
 	defer wrap(&err, "ClaimRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		var handle string
 		if err := tx.QueryRow(ctx, `SELECT handle FROM submitters WHERE id = $1`, accountID).Scan(&handle); err != nil {
 			return notFound(err)

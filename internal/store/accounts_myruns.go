@@ -39,7 +39,7 @@ FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, 
 // run, an anonymous one, or none is ErrNotOwner / ErrNotFound.
 func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
 	defer wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -87,7 +87,7 @@ func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
 // address then answers 410 Gone.
 func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (err error) {
 	defer wrap(&err, "DeleteOwnRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -115,7 +115,7 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 // outlives the edit.
 func (s *Store) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
 	defer wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 UPDATE runs SET hardware_os = $3, hardware_driver = $4, engine_backend = $5, engine_build = $6,
     engine_launch_command = $7, model_served_name = $8, model_revision = $9,

@@ -106,7 +106,15 @@ func siteChange(fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
 	return func(tx pgx.Tx) (Change, error) { return Change{Site: true}, fn(tx) }
 }
 
-// runChange is a write that changes run id's own pages and the lists.
-func runChange(id string, fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
-	return func(tx pgx.Tx) (Change, error) { return Change{Runs: []string{id}, Site: true}, fn(tx) }
+// runChange is a write that changes run id's own pages and the lists, and
+// perhaps the history link of its setup's other versions (read before fn,
+// which may delete the run).
+func runChange(ctx context.Context, id string, fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
+	return func(tx pgx.Tx) (Change, error) {
+		others, reset, err := seriesRuns(ctx, tx, id)
+		if err != nil {
+			return Change{}, err
+		}
+		return Change{Runs: append(others, id), Site: true, Reset: reset}, fn(tx)
+	}
 }

@@ -120,3 +120,29 @@ LIMIT $2`, slug, limit)
 		return st, err
 	})
 }
+
+// maxSeriesChange bounds the runs one change names for their history link;
+// past it a reset (every cached page stale once) is cheaper.
+const maxSeriesChange = 1000
+
+// seriesRuns are the runs whose report's history link (an earlier engine
+// version exists, see SetupVersions) may change when run id arrives, is
+// hidden or goes: the others of a setup run id belongs to, under another
+// engine version. reset is true when they are too many to name.
+func seriesRuns(ctx context.Context, tx pgx.Tx, id string) (ids []string, reset bool, err error) {
+	rows, _ := tx.Query(ctx, `
+SELECT o.id FROM runs r JOIN runs o
+    ON (r.model_slug = o.model_slug OR r.model_base_slug = o.model_slug)
+    AND o.hardware_slug = r.hardware_slug AND o.engine_slug = r.engine_slug
+    AND o.quantization_slug = r.quantization_slug
+    AND o.engine_version <> r.engine_version AND o.engine_version <> '' AND o.id <> r.id
+WHERE r.id = $1 AND r.engine_version <> ''
+LIMIT $2`, id, maxSeriesChange+1)
+	if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, false, err
+	}
+	if len(ids) > maxSeriesChange {
+		return nil, true, nil
+	}
+	return ids, false, nil
+}

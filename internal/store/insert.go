@@ -50,8 +50,13 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
 			return Change{}, fmt.Errorf("prefill rows: %w", err)
 		}
-		// A new run has no cached page of its own yet; the lists do.
-		return Change{Site: true}, indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}) // browse: slugs, numbers, leaderboard
+		if err := indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}); err != nil { // browse: slugs, numbers, leaderboard
+			return Change{}, err
+		}
+		// A new run has no cached page of its own yet; the lists do, and
+		// so do the reports of its setup's other versions (history link).
+		others, reset, err := seriesRuns(ctx, tx, id)
+		return Change{Site: true, Runs: others, Reset: reset}, err
 	})
 	if err != nil {
 		return "", false, err

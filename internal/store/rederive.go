@@ -25,7 +25,7 @@ ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 // the source stay as they are.
 func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
 	defer wrap(&err, "ReplaceDerived(%q)", id)
-	return s.transactChange(ctx, runChange(id, func(tx pgx.Tx) error {
+	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // it rebuilds the run's group
 			return err
 		}
