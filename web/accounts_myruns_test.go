@@ -16,7 +16,7 @@ func TestMyRuns(t *testing.T) {
 	file := readFile(t, "../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
 	body, ct := multipartBody(t, file, "run.json", nil)
 	resp, _ := v.upload(body, ct)
-	id := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	id := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
 	if resp.StatusCode != 303 || id == "" {
 		t.Fatalf("upload = %d", resp.StatusCode)
 	}
@@ -95,7 +95,7 @@ func TestClaimRun(t *testing.T) {
 	file := readFile(t, "../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
 	body, ct := multipartBody(t, file, "run.json", map[string]string{"submitter": "someone"})
 	resp, _ := v.upload(body, ct)
-	id := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	id := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
 	if resp.StatusCode != 303 || !strings.Contains(resp.Header.Get("Set-Cookie"), "claim-"+id+"=") {
 		t.Fatalf("anonymous upload = %d, claim cookie %q", resp.StatusCode, resp.Header.Get("Set-Cookie"))
 	}
@@ -121,7 +121,7 @@ func TestClaimRun(t *testing.T) {
 	body, ct = multipartBody(t, readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"), "b.json", nil)
 	v2 := newVisitor(t, s)
 	resp, _ = v2.upload(body, ct)
-	id2 := strings.TrimPrefix(resp.Header.Get("Location"), "/runs/")
+	id2 := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
 	if resp := v2.login("claimer@example.com", testPassword, "/"); resp.StatusCode != 303 {
 		t.Fatal("sign-in")
 	}

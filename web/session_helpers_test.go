@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -152,7 +154,10 @@ func postRoutes(t testing.TB, s *site) map[string]bool {
 	return posts
 }
 
-// upload posts a multipart body to the upload form as this browser.
+// upload sends a file through the form in its two steps, as a browser
+// does: the file (and any fields) to /upload, then, when that leads to a
+// preview, the same fields with "publish" to the draft. It returns the last
+// answer: the refusal of either step, or the 303 to the report.
 func (v *visitor) upload(body []byte, contentType string) (*http.Response, string) {
 	v.t.Helper()
 	req, _ := http.NewRequest("POST", v.s.URL+"/upload", bytes.NewReader(body))
@@ -165,7 +170,27 @@ func (v *visitor) upload(body []byte, contentType string) (*http.Response, strin
 	defer resp.Body.Close()
 	var buf bytes.Buffer
 	_, _ = buf.ReadFrom(resp.Body)
-	return resp, buf.String()
+	draft := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(draft, "/upload/drafts/") {
+		return resp, buf.String()
+	}
+	form := multipartFields(v.t, body, contentType)
+	form.Set("action", "publish")
+	return v.post(draft, form)
+}
+
+// multipartFields are the form fields (not files) of a multipart body.
+func multipartFields(t testing.TB, body []byte, contentType string) url.Values {
+	t.Helper()
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, err := multipart.NewReader(bytes.NewReader(body), params["boundary"]).ReadForm(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url.Values(form.Value)
 }
 
 // seedVerified stores the seed run as its submitter Sandberg uploaded it
