@@ -21,7 +21,7 @@ type BackupRun struct {
 }
 
 const selectBackupSQL = `
-SELECT id,` + runColumns + `, dedupe_key, hidden, body
+SELECT id,` + runColumns + `, edited_at, dedupe_key, hidden, body
 FROM runs JOIN run_sources ON run_id = id
 ORDER BY uploaded_at, id`
 
