@@ -73,7 +73,7 @@ func Card(r *run.Run, l *i18n.Localizer) ([]byte, error) {
 	d.fitted(txt.title, 60, 160, 56, 34, true, ink, 1080)
 	d.text(txt.engine, 60, 215, 30, false, grey, 1080)
 	d.text(txt.by, 60, 262, cardBySize, false, grey, cardByWidth)
-	y := 320
+	y := 332
 	for _, n := range txt.numbers {
 		d.text(n, 60, y, 44, true, ink, 540)
 		y += 70
