@@ -68,10 +68,14 @@ func TestClaimedNames(t *testing.T) {
 		t.Error("filtering by submitter mallory finds the claimed run")
 	}
 	var doc struct {
-		Verified *bool `json:"submitter_verified"`
+		Submitter *struct {
+			Slug, Name string
+			Verified   *bool
+		} `json:"submitter"`
 	}
 	_, raw = s.get(t, "/api/v1/runs/"+id)
-	if err := json.Unmarshal([]byte(raw), &doc); err != nil || (doc.Verified != nil && *doc.Verified) {
-		t.Errorf("the run's JSON says verified")
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter == nil || doc.Submitter.Name != "mallory" ||
+		doc.Submitter.Slug != "" || doc.Submitter.Verified == nil || *doc.Submitter.Verified {
+		t.Errorf("the run's JSON submitter = %s, want mallory, verified false, no slug", raw[:min(len(raw), 300)])
 	}
 }

@@ -138,13 +138,15 @@ func TestLilBenchClient(t *testing.T) {
 		t.Errorf("report lacks the verified mark or the integrity badge")
 	}
 	var doc struct {
-		Submitter string `json:"submitter"`
-		Verified  bool   `json:"submitter_verified"`
+		Submitter struct {
+			Slug, Name string
+			Verified   bool
+		} `json:"submitter"`
 		Profile   string `json:"profile"`
 		Integrity string `json:"integrity"`
 	}
 	_, raw := s.get(t, "/api/v1/runs/"+id)
-	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter != "Sandberg" || !doc.Verified ||
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter.Name != "Sandberg" || !doc.Submitter.Verified ||
 		doc.Profile != "standard" || doc.Integrity != "modified" {
 		t.Errorf("API document = %+v (%v), want Sandberg verified, standard, modified", doc, err)
 	}

@@ -46,11 +46,13 @@ func TestBrowserTokens(t *testing.T) {
 		t.Fatalf("lil-bench upload = %d %v", resp.StatusCode, out)
 	}
 	var doc struct {
-		Submitter string `json:"submitter"`
-		Verified  bool   `json:"submitter_verified"`
+		Submitter struct {
+			Slug, Name string
+			Verified   bool
+		} `json:"submitter"`
 	}
 	_, raw := s.get(t, "/api/v1/runs/"+out["id"].(string))
-	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter != "benchy" || !doc.Verified {
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter.Name != "benchy" || doc.Submitter.Slug != "benchy" || !doc.Submitter.Verified {
 		t.Errorf("the run = %+v, want benchy verified", doc)
 	}
 	if resp, _ := v.post("/account/tokens/revoke", url.Values{"prefix": {accounts.ShownPrefix(tok)}}); resp.StatusCode != 200 {
@@ -92,11 +94,13 @@ func TestUploadFormAccount(t *testing.T) {
 		t.Fatalf("upload signed in = %d %s", resp.StatusCode, loc)
 	}
 	var doc struct {
-		Submitter string `json:"submitter"`
-		Verified  bool   `json:"submitter_verified"`
+		Submitter struct {
+			Slug, Name string
+			Verified   bool
+		} `json:"submitter"`
 	}
 	_, raw := s.get(t, "/api/v1"+loc)
-	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter != "Uploader" || !doc.Verified {
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter.Name != "Uploader" || !doc.Submitter.Verified {
 		t.Errorf("the form's run = %+v, want Uploader verified (the typed submitter ignored)", doc)
 	}
 }

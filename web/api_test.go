@@ -129,7 +129,7 @@ func TestAPIMultipartMetadata(t *testing.T) {
 	}
 	_, js := s.get(t, "/api/v1/runs/"+out["id"].(string))
 	var doc struct {
-		Submitter string
+		Submitter struct{ Name string }
 		Hardware  struct {
 			GPUName  string  `json:"gpu_name"`
 			GPUCount int     `json:"gpu_count"`
@@ -141,7 +141,7 @@ func TestAPIMultipartMetadata(t *testing.T) {
 	_ = json.Unmarshal([]byte(js), &doc)
 	// Fields given win; the file fills the rest (engine name, driver).
 	if doc.Hardware.GPUName != "RTX 4090" || doc.Hardware.GPUCount != 2 || doc.Hardware.VRAMGB != 24 ||
-		doc.Engine.Version != "0.10.1" || doc.Engine.Name != "vllm" || doc.Hardware.Driver != "570.133.20" || doc.Submitter != "alice" {
+		doc.Engine.Version != "0.10.1" || doc.Engine.Name != "vllm" || doc.Hardware.Driver != "570.133.20" || doc.Submitter.Name != "alice" {
 		t.Errorf("merged metadata: %+v", doc)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -101,20 +102,15 @@ type apiRunItem struct {
 	Flags []string `json:"flags"`
 }
 
-// apiSubmitter is who uploaded a run: slug is "" and verified false for a
-// name typed without a token or session (claimed), which has no page.
-type apiSubmitter struct {
-	catalog.Identity
-	Verified bool `json:"verified"`
-}
+// apiSubmitter is who uploaded a run, the same object as the run
+// document's "submitter": slug "" and verified false for a name typed
+// without a token or session (claimed), which has no page.
+type apiSubmitter = export.Submitter
 
 // newAPISubmitter is the run's submitter (empty strings without a name).
 func newAPISubmitter(it *store.RunItem) *apiSubmitter {
-	sub := &apiSubmitter{Identity: catalog.Identity{Name: it.Submitter}, Verified: it.SubmitterVerified}
-	if it.SubmitterVerified {
-		sub.Identity = catalog.Submitter(it.Submitter)
-	}
-	return sub
+	sub := export.NewSubmitter(it.Submitter, it.SubmitterVerified)
+	return &sub
 }
 
 type apiEngine struct {

@@ -30,6 +30,15 @@ func TestSeedJSON(t *testing.T) {
 		if doc.ID != id || doc.Schema != export.Schema || doc.Hardware.GPUName != "RTX 3060" || doc.Engine.Version != "0.32.0" {
 			t.Errorf("%s: header fields %s %s %+v %+v", path, doc.ID, doc.Schema, doc.Hardware, doc.Engine)
 		}
+		// The seed's file names Sandberg and came with no token: a claimed
+		// name, shaped as the run list gives it, with no slug (no page).
+		if !strings.Contains(body, `"submitter": {
+    "slug": "",
+    "name": "Sandberg",
+    "verified": false
+  },`) || doc.Submitter.Name != "Sandberg" || doc.Submitter.Verified {
+			t.Errorf("%s: submitter %+v, want Sandberg claimed", path, doc.Submitter)
+		}
 		cells := map[string]map[string]any{}
 		var raw struct {
 			Decode  []map[string]any `json:"decode"`

@@ -102,7 +102,8 @@ func checkRunJSON(t *testing.T, s *site, id, payload string, fields []string) {
 		t.Fatalf("/runs/%s.json: %v", id, err)
 	}
 	want := strings.TrimSpace(payload)
-	got := map[string]any{"submitter": doc["submitter"]}
+	sub, _ := doc["submitter"].(map[string]any)
+	got := map[string]any{"submitter": sub["name"]}
 	for section, keys := range map[string]map[string]string{
 		"hardware": {"gpu_name": "gpu_name", "cpu_name": "cpu_name", "os": "os", "driver": "driver"},
 		"engine": {"engine_name": "name", "engine_version": "version", "quantization": "quantization",

@@ -30,3 +30,15 @@ func SubmitterBy(l *i18n.Localizer, name string, verified bool) string {
 		return l.T("account.submitter.by_claimed", map[string]any{"Label": Submitter(l, name, false)})
 	}
 }
+
+// SubmitterLine is SubmitterBy for an export, where no mark beside the
+// name can say more: "by @alice · verified submitter" for an account,
+// "by “alice” (claimed, not verified)" for a typed name, "" without one.
+// Markdown, BBCode, text, the card and the SVGs all state it.
+func SubmitterLine(l *i18n.Localizer, name string, verified bool) string {
+	by := SubmitterBy(l, name, verified)
+	if by == "" || !verified {
+		return by
+	}
+	return by + l.T("common.dot_sep", nil) + l.T("account.run.verified", nil)
+}

@@ -51,6 +51,12 @@ func BadgeWidth(r *run.Run, l *i18n.Localizer) int {
 func Badge(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	label, msg := l.T("site.name", nil), BadgeText(r, l)
 	lw, mw := badgeWidths(label, msg)
+	// The name is too long for the badge itself; its title (the tooltip,
+	// and what a screen reader says) tells who uploaded the run.
+	title := label + ": " + msg
+	if by := Byline(r, l); by != "" {
+		title += l.T("common.dot_sep", nil) + by
+	}
 	left, right := lw+2*badgePad, mw+2*badgePad
 	total := left + right
 	bg, fg := report.Colour(0.45, 1)
@@ -62,7 +68,7 @@ func Badge(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		`<g fill="%[6]s" text-anchor="middle" font-family="%[14]s" font-size="11">`+
 		`<text x="%[7]g" y="14" fill="#fff" textLength="%[8]g">%[9]s</text>`+
 		`<text x="%[10]g" y="14" textLength="%[11]g">%[12]s</text></g></svg>`,
-		total, attr(label+": "+msg), left, right, bg, fg,
+		total, attr(title), left, right, bg, fg,
 		left/2, lw, esc(label), left+right/2, mw, esc(msg), attr(l.Lang()), attr("Verdana,Geneva,"+svgFontFamily(l.Lang())))
 	return err
 }

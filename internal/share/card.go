@@ -29,13 +29,29 @@ var statusGlyph = map[run.Status]string{
 
 // cardText is every string the card shows.
 type cardText struct {
-	site, title, engine, summary string
-	numbers                      []string
+	site, title, engine, summary, by string
+	numbers                          []string
 }
 
 func newCardText(r *run.Run, l *i18n.Localizer) cardText {
 	return cardText{site: l.T("site.name", nil), title: report.Title(r, l), engine: EngineLineDisplay(r, l),
-		summary: report.Summary(r, l), numbers: Numbers(r, l)}
+		summary: report.Summary(r, l), numbers: Numbers(r, l),
+		by: fittedByline(r, l, cardBySize, cardByWidth)}
+}
+
+// The byline's size and room on the card: left of the heat map.
+const cardBySize, cardByWidth = 24, 560
+
+// fittedByline is Byline fitted into maxW pixels by shortening the name,
+// never the words around it: cut at the end, a claimed name's "(claimed,
+// not verified)" would be the part lost.
+func fittedByline(r *run.Run, l *i18n.Localizer, size float64, maxW int) string {
+	line := Byline(r, l)
+	name := []rune(r.Submitter)
+	for n := len(name) - 1; n > 0 && textWidth(line, size, false) > float64(maxW); n-- {
+		line = report.SubmitterLine(l, string(name[:n])+"…", r.SubmitterVerified)
+	}
+	return line
 }
 
 // Card draws r's link-preview card as a PNG in l's language: the site's
@@ -56,7 +72,8 @@ func Card(r *run.Run, l *i18n.Localizer) ([]byte, error) {
 	d.text(txt.site, 60, 78, 30, true, hex("#2a788e"), 1080)
 	d.fitted(txt.title, 60, 160, 56, 34, true, ink, 1080)
 	d.text(txt.engine, 60, 215, 30, false, grey, 1080)
-	y := 320
+	d.text(txt.by, 60, 262, cardBySize, false, grey, cardByWidth)
+	y := 332
 	for _, n := range txt.numbers {
 		d.text(n, 60, y, 44, true, ink, 540)
 		y += 70

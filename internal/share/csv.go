@@ -14,10 +14,12 @@ import (
 
 // CSVHeader names the CSV export's columns. They are stable identifiers (a
 // spreadsheet or a script refers to them), so they are not translated; the
-// reason column is in the reader's language.
+// reason and submitter columns are in the reader's language. Every row
+// repeats who uploaded the run (report.Submitter: a claimed name says so)
+// and whether that name is verified, so a row pasted elsewhere keeps it.
 var CSVHeader = []string{"phase", "context", "measured_context", "concurrency", "status", "reason",
 	"prompt_tps", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active",
-	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency"}
+	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency", "submitter", "submitter_verified"}
 
 // CSV writes every measurement of r as RFC 4180 CSV (CRLF line ends): a
 // header row, one row per prefill row, then one per decode cell, in the
@@ -30,11 +32,12 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	if err := cw.Write(CSVHeader); err != nil {
 		return err
 	}
+	who := submitterFields(r, l)
 	for i := range r.Prefill {
 		p := &r.Prefill[i]
 		rec := []string{"prefill", itoa(p.Context), itoa0(p.MeasuredContext), "1", string(p.Status),
 			text(reasonOf(p.Status, report.PrefillReason(l, p))),
-			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", ""}
+			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", "", who[0], who[1]}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -46,13 +49,23 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		rec := []string{"decode", itoa(c.Context), itoa0(c.MeasuredContext), itoa(c.Concurrency), string(c.Status),
 			text(reasonOf(c.Status, report.CellReason(l, c, &r.Settings))),
 			"", num(c.TotalTPS), num(c.PerRequestTPS), num(c.TTFTms), num(c.TBTms), num(c.AvgActive),
-			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS), positive(b.BoundTPS, true), positive(b.Efficiency, b.OK)}
+			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS), positive(b.BoundTPS, true), positive(b.Efficiency, b.OK),
+			who[0], who[1]}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// submitterFields are the submitter columns: the name as report.Submitter
+// words it and "true" or "false", both empty when the upload named nobody.
+func submitterFields(r *run.Run, l *i18n.Localizer) [2]string {
+	if r.Submitter == "" {
+		return [2]string{}
+	}
+	return [2]string{text(report.Submitter(l, r.Submitter, r.SubmitterVerified)), strconv.FormatBool(r.SubmitterVerified)}
 }
 
 // positive is a bound or an efficiency at full precision, empty when the

@@ -69,6 +69,12 @@ func Headline(r *run.Run, l *i18n.Localizer) string {
 	return strings.Join(parts, l.T("common.dot_sep", nil))
 }
 
+// Byline is who uploaded r, worded for an export by report.SubmitterLine:
+// claimed or verified, never one looking like the other; "" without a name.
+func Byline(r *run.Run, l *i18n.Localizer) string {
+	return report.SubmitterLine(l, r.Submitter, r.SubmitterVerified)
+}
+
 // Numbers are the headline's figures, worded: "63.5 tok/s single stream",
 // "546 tok/s peak"; either is left out when the run lacks it.
 func Numbers(r *run.Run, l *i18n.Localizer) []string {

@@ -28,6 +28,9 @@ func markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tab
 		b.WriteString("**" + mdEscape(strings.Join(nums, sep)) + "**  \n")
 	}
 	b.WriteString(mdEscape(EngineLineDisplay(r, l)) + "  \n")
+	if by := Byline(r, l); by != "" {
+		b.WriteString(mdEscape(by) + "  \n")
+	}
 	b.WriteString(mdEscape(report.Summary(r, l)) + "\n\n")
 	if median := report.MedianLine(r, l); median != "" {
 		b.WriteString(mdEscape(median) + "\n\n")

@@ -29,6 +29,11 @@ func GridSVG(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	g := v.Grid
 	width := svgLabelW + svgCellW*max(len(g.Columns), 1) + 16
 	width = max(width, int(textWidth(v.Title, 18, true))+24)
+	foot := l.T("site.name", nil) + " · " + EngineLineDisplay(r, l)
+	if by := Byline(r, l); by != "" {
+		foot += l.T("common.dot_sep", nil) + by
+	}
+	width = max(width, int(textWidth(foot, 11, false))+16)
 	height := svgTop + svgHeadH + svgCellH*len(g.Rows) + svgFoot
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s" xml:lang="%s" font-family="%s">`,
@@ -55,7 +60,7 @@ func GridSVG(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		}
 		y += svgCellH
 	}
-	fmt.Fprintf(&b, `<text x="8" y="%d" font-size="11" fill="#666">%s</text>`, height-10, esc(l.T("site.name", nil)+" · "+EngineLineDisplay(r, l)))
+	fmt.Fprintf(&b, `<text x="8" y="%d" font-size="11" fill="#666">%s</text>`, height-10, esc(foot))
 	b.WriteString(`</svg>`)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -25,6 +25,9 @@ func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool, t *t
 	var b strings.Builder
 	b.WriteString(Headline(r, l) + "\n")
 	b.WriteString(EngineLineDisplay(r, l) + "\n")
+	if by := Byline(r, l); by != "" {
+		b.WriteString(by + "\n")
+	}
 	b.WriteString(report.Summary(r, l) + "\n\n")
 	if median := report.MedianLine(r, l); median != "" {
 		b.WriteString(median + "\n\n")
@@ -103,6 +106,9 @@ func bbcode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *table
 	var b strings.Builder
 	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(Headline(r, l)) + "[/url][/b]\n")
 	b.WriteString(bbEscape(EngineLineDisplay(r, l)) + "\n")
+	if by := Byline(r, l); by != "" {
+		b.WriteString(bbEscape(by) + "\n")
+	}
 	b.WriteString(bbEscape(report.Summary(r, l)) + "\n\n")
 	if median := report.MedianLine(r, l); median != "" {
 		b.WriteString(bbEscape(median) + "\n\n")

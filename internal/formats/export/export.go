@@ -20,13 +20,12 @@ const Schema = "speedmatrix-run/1"
 
 // Document is a run as the API and the export show it.
 type Document struct {
-	Schema    string `json:"schema"`
-	ID        string `json:"id"`
-	URL       string `json:"url"`
-	Submitter string `json:"submitter"`
-	// SubmitterVerified: the upload carried the submitter's token. Never
-	// read back on import (a file cannot vouch for itself).
-	SubmitterVerified bool `json:"submitter_verified,omitempty"`
+	Schema string `json:"schema"`
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	// Submitter is who uploaded the run, claimed or verified. Only the
+	// name is read back on import: a file cannot vouch for itself.
+	Submitter Submitter `json:"submitter"`
 	// Profile and Integrity are lil-bench's ("quick" runs do not rank).
 	Profile      string           `json:"profile,omitempty"`
 	Integrity    string           `json:"integrity,omitempty"`
@@ -90,7 +89,7 @@ type Source struct {
 func New(r *run.Run, baseURL string) *Document {
 	d := &Document{
 		Schema: Schema, ID: r.ID, URL: paths.RunURL(baseURL, r.ID),
-		Submitter: r.Submitter, SubmitterVerified: r.SubmitterVerified, Profile: r.Profile, Integrity: r.Integrity,
+		Submitter: NewSubmitter(r.Submitter, r.SubmitterVerified), Profile: r.Profile, Integrity: r.Integrity,
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,

@@ -20,7 +20,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 		return nil, err
 	}
 	p := &run.Parsed{
-		Format: Schema, Tool: d.Tool, Provenance: d.Provenance, Submitter: d.Submitter,
+		Format: Schema, Tool: d.Tool, Provenance: d.Provenance, Submitter: d.Submitter.Name,
 		Hardware: d.Hardware, Engine: d.Engine, Model: d.Model, Settings: d.Settings,
 		MeasuredAt: d.MeasuredAt, Profile: d.Profile, Integrity: d.Integrity,
 	}
