@@ -165,7 +165,7 @@ func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) error {
 	l := i18n.FromContext(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
 	v := templates.AccountView{Handle: a.Handle, Email: a.Email, Admin: a.Admin()}
-	return render(w, r, http.StatusOK, templates.AccountPage(s.base(r, l.T("acct.account.title", nil), ""), v))
+	return render(w, r, http.StatusOK, templates.AccountPage(s.privateBase(r, l.T("acct.account.title", nil)), v))
 }
 
 // renderAuth renders one of the account forms, never cached.
@@ -173,7 +173,7 @@ func (s *Server) renderAuth(w http.ResponseWriter, r *http.Request, status int, 
 	page func(templates.Base, templates.AuthForm) templ.Component, f templates.AuthForm) error {
 	l := i18n.FromContext(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, status, page(s.base(r, l.T(titleID, nil), ""), f))
+	return render(w, r, status, page(s.privateBase(r, l.T(titleID, nil)), f))
 }
 
 // orRedirect is err, or without one a redirect to url.
@@ -188,5 +188,5 @@ func orRedirect(err error, url string) error {
 func (s *Server) renderUploadSignIn(w http.ResponseWriter, r *http.Request, status int) error {
 	l := i18n.FromContext(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, status, templates.UploadSignInPage(s.base(r, l.T("upload.title", nil), ""), loginURL("/upload")))
+	return render(w, r, status, templates.UploadSignInPage(s.privateBase(r, l.T("upload.title", nil)), loginURL("/upload")))
 }

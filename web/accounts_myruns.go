@@ -119,7 +119,7 @@ func (s *Server) renderMyRuns(w http.ResponseWriter, r *http.Request, a *store.A
 		v.Runs = append(v.Runs, row)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, http.StatusOK, templates.MyRunsPage(s.base(r, l.T("acct.runs.title", nil), ""), v))
+	return render(w, r, http.StatusOK, templates.MyRunsPage(s.privateBase(r, l.T("acct.runs.title", nil)), v))
 }
 
 // editRunForm is GET /account/runs/{id}/edit.
@@ -201,5 +201,5 @@ func (s *Server) renderEditRun(w http.ResponseWriter, r *http.Request, rn *run.R
 	l := i18n.FromContext(r.Context())
 	v := templates.EditRunView{ID: rn.ID, Title: report.Title(rn, l), Form: form, Fields: templates.FieldsNamed(ingest.EditableFields)}
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, status, templates.EditRunPage(s.base(r, l.T("acct.edit.title", nil), ""), v))
+	return render(w, r, status, templates.EditRunPage(s.privateBase(r, l.T("acct.edit.title", nil)), v))
 }

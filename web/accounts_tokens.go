@@ -90,5 +90,5 @@ func (s *Server) renderTokens(w http.ResponseWriter, r *http.Request, a *store.A
 		v.Tokens = append(v.Tokens, row)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, http.StatusOK, templates.TokensPage(s.base(r, l.T("acct.tokens.title", nil), ""), v))
+	return render(w, r, http.StatusOK, templates.TokensPage(s.privateBase(r, l.T("acct.tokens.title", nil)), v))
 }

@@ -88,5 +88,5 @@ func (s *Server) renderAudit(w http.ResponseWriter, r *http.Request, a *store.Ac
 			What: l.T("admin.action."+e.Action, nil), Target: e.Target, Why: e.Reason})
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, status, templates.AuditPage(s.base(r, l.T("admin.title", nil), ""), v))
+	return render(w, r, status, templates.AuditPage(s.privateBase(r, l.T("admin.title", nil)), v))
 }

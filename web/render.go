@@ -28,6 +28,15 @@ func (s *Server) base(r *http.Request, title, description string) templates.Base
 	return templates.NewBase(i18n.FromContext(r.Context()), s.origin(r), r.URL, title, description)
 }
 
+// privateBase is base for the pages of one visitor (signing in, an
+// account's own pages, a draft): search engines are asked to leave them
+// out, as robots.txt does.
+func (s *Server) privateBase(r *http.Request, title string) templates.Base {
+	b := s.base(r, title, "")
+	b.Meta = append(b.Meta, templates.MetaTag{Name: "robots", Content: "noindex, nofollow"})
+	return b
+}
+
 // writeErrorPage answers with the localised error page.
 func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, status int, key string) {
 	l := i18n.FromContext(r.Context())

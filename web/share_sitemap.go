@@ -97,10 +97,11 @@ func sitemapEntry(origin, path, lastmod, lang string) sitemapURL {
 }
 
 // robots is GET /robots.txt: everything may be crawled but the upload form,
-// the API and the raw source files, and the sitemaps are named.
+// the pages of accounts, the API and the raw source files, and the
+// sitemaps are named.
 func (s *Server) robots(w http.ResponseWriter, r *http.Request) {
 	origin := strings.TrimSuffix(s.origin(r), "/")
-	body := "User-agent: *\nDisallow: /upload\nDisallow: /api/\nDisallow: /runs/*/source\nAllow: /\n\n" +
+	body := "User-agent: *\nDisallow: /upload\nDisallow: /account\nDisallow: /admin/\nDisallow: /signup\nDisallow: /login\nDisallow: /bench/token\nDisallow: /api/\nDisallow: /runs/*/source\nAllow: /\n\n" +
 		"Sitemap: " + origin + "/sitemap.xml\n"
 	for _, l := range i18n.Languages {
 		body += "Sitemap: " + origin + "/sitemap-" + l.Tag + ".xml\n"

@@ -158,8 +158,7 @@ func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int,
 	if form.Refused() {
 		title = l.T("draft.title_refused", map[string]any{"Title": view.Title})
 	}
-	b := s.base(r, title, "")
-	b.Meta = append(b.Meta, templates.MetaTag{Name: "robots", Content: "noindex, nofollow"})
+	b := s.privateBase(r, title)
 	w.Header().Set("Cache-Control", "no-store")
 	df := templates.NewDraftForm(d.ID, names, fromFile, form, report.PreviewNotices(rn, l))
 	return render(w, r, status, templates.DraftPage(b, df, view, chart.ForRun(l, rn)))
