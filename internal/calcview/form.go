@@ -17,14 +17,10 @@ import (
 // whole form travels in the URL.
 const MaxConfigBytes = 32 << 10
 
-// Form is the calculator's inputs as the query gives them.
+// Form is the calculator's inputs as the query gives them: a
+// calculator.Link, whose Query is the one encoding of the address.
 type Form struct {
-	GPU, Model, Config   string
-	Weights, Head, KV    string
-	Count                int
-	Context, Concurrency int
-	SpecTokens           int
-	Acceptance           float64
+	calculator.Link
 	// Submitted says the query asked for a calculation (it names a GPU).
 	Submitted bool
 }
@@ -45,12 +41,12 @@ var limits = map[string][2]int{
 // ParseForm reads the calculator's query. Absent fields take the defaults
 // a first visit shows; fields that are present but unusable are problems.
 func ParseForm(q url.Values) (Form, []Problem) {
-	f := Form{
+	f := Form{Link: calculator.Link{
 		GPU: strings.TrimSpace(q.Get("gpu")), Model: strings.TrimSpace(q.Get("model")),
 		Config:  strings.TrimSpace(q.Get("config")),
 		Weights: orDefault(q.Get("weights"), "bf16"), Head: orDefault(q.Get("head"), "bf16"),
 		KV: orDefault(q.Get("kv"), "bf16"), Acceptance: 0.7,
-	}
+	}}
 	f.Submitted = f.GPU != ""
 	var probs []Problem
 	num := func(field string, def int) int {
@@ -88,13 +84,6 @@ func ParseForm(q url.Values) (Form, []Problem) {
 		probs = append(probs, Problem{Field: "config", Message: "calc.error.config_size"})
 	}
 	return f, probs
-}
-
-// Query is the form as a query string (calculator.Link's one encoding).
-func (f Form) Query() string {
-	return calculator.Link{GPU: f.GPU, Model: f.Model, Config: f.Config, Weights: f.Weights, Head: f.Head,
-		KV: f.KV, Count: f.Count, Context: f.Context, Concurrency: f.Concurrency,
-		SpecTokens: f.SpecTokens, Acceptance: f.Acceptance}.Query()
 }
 
 // Input is the calculation the form asks for, with the model from the
