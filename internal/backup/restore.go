@@ -153,7 +153,7 @@ type planned struct {
 }
 
 // plan checks the manifest's tables: each one this version knows, with
-// columns it knows, in its dependency order.
+// columns it knows, those before the runs in its dependency order.
 func plan(tables []Table) ([]planned, error) {
 	var out []planned
 	last := -1
@@ -162,10 +162,12 @@ func plan(tables []Table) ([]planned, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("table %q is not one this version restores (a newer version wrote the backup?)", t.Name)
 		}
-		if i <= last {
-			return nil, fmt.Errorf("table %q comes after one it must precede", t.Name)
+		if !store.BackupTables[i].Update { // those follow the runs, wherever listed
+			if i <= last {
+				return nil, fmt.Errorf("table %q comes after one it must precede", t.Name)
+			}
+			last = i
 		}
-		last = i
 		if err := store.BackupTables[i].CheckColumns(t.Columns); err != nil {
 			return nil, err
 		}
@@ -208,7 +210,7 @@ func readRun(ctx context.Context, rd *reader, s sink, name string, body []byte) 
 type reader struct {
 	tr     *tar.Reader
 	sum    hash.Hash
-	tables []planned       // the row sections still to come, in order
+	tables []planned      // the row sections still to come, in order
 	rows   map[string]int // rows read per table
 }
 

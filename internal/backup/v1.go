@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -42,10 +43,15 @@ func readAccountsV1(ctx context.Context, rd *reader, s sink) error {
 		rows []json.RawMessage
 	}{{"orgs", orgsV1, a.Orgs}, {"submitters", submittersV1, a.Submitters}, {"tokens", tokensV1, tokens}} {
 		t, _ := store.BackupTableNamed(sec.name)
-		for _, row := range sec.rows {
-			if _, err := splitRows("accounts.json "+sec.name, row, sec.cols); err != nil {
+		for i, row := range sec.rows {
+			var line bytes.Buffer // version 1 indented its JSON
+			if err := json.Compact(&line, row); err != nil {
+				return fmt.Errorf("accounts.json %s: %w", sec.name, err)
+			}
+			if _, err := splitRows("accounts.json "+sec.name, line.Bytes(), sec.cols); err != nil {
 				return err
 			}
+			sec.rows[i] = line.Bytes()
 		}
 		if err := storeRows(ctx, s, t, sec.cols, sec.rows); err != nil {
 			return err

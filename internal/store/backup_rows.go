@@ -126,7 +126,8 @@ func (s *Store) RestoreSequences(ctx context.Context) (err error) {
 }
 
 // restoredTables are the tables a restore writes: the backed-up ones, the
-// runs and what is derived with them (the rest follow runs by cascade).
+// runs and the groups derived with them (the tables that reference runs
+// follow them by cascade).
 func restoredTables() []string {
 	names := []string{"runs", "browse_groups"}
 	for _, t := range BackupTables {
