@@ -12,9 +12,11 @@ type BackupTable struct {
 	// Columns are the columns kept, space-separated, in the order they
 	// are written. A restore sets only the columns a file holds, so a
 	// column added here later takes its default from an older backup.
+	// Rows are written ordered by every column, so none may be of type
+	// json (jsonb orders).
 	Columns string
-	// Serial marks a bigserial id column whose sequence a restore moves
-	// past the restored ids.
+	// Serial marks a serial or identity column named id whose sequence a
+	// restore moves past the restored ids.
 	Serial bool
 	// Update marks rows the restore of the runs created already: they are
 	// matched on the first column and the others set, after the runs.
