@@ -63,7 +63,7 @@ func restoreCommand(ctx context.Context, cfg config, args []string, stdout, stde
 		defer f.Close()
 		n, err := backup.Restore(ctx, f, st)
 		if err != nil {
-			return fmt.Errorf("nothing restored: %w", err)
+			return err // it says whether anything is left stored
 		}
 		fmt.Fprintf(stdout, "%d runs and the accounts restored from %s\n", n, args[0])
 		return nil

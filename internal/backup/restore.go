@@ -49,16 +49,16 @@ type Target interface {
 func Restore(ctx context.Context, r io.ReadSeeker, st Target) (runs int, err error) {
 	empty, err := st.Empty(ctx)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("nothing restored: %w", err)
 	}
 	if !empty {
-		return 0, errors.New("the database already holds runs or accounts: restore fills an empty one")
+		return 0, errors.New("nothing restored: the database already holds runs or accounts: restore fills an empty one")
 	}
 	if _, err := read(ctx, r, check{}); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("nothing restored: %w", err)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("nothing restored: %w", err)
 	}
 	runs, err = read(ctx, r, db{st})
 	if err == nil {
@@ -66,9 +66,10 @@ func Restore(ctx context.Context, r io.ReadSeeker, st Target) (runs int, err err
 	}
 	if err != nil {
 		if undo := st.UndoRestore(context.WithoutCancel(ctx)); undo != nil {
-			err = errors.Join(err, fmt.Errorf("emptying the database again: %w", undo))
+			return 0, fmt.Errorf("the restore failed part way (%w) and emptying the database again failed too: "+
+				"it holds part of the backup: %w", err, undo)
 		}
-		return 0, err
+		return 0, fmt.Errorf("nothing restored (the database was emptied again): %w", err)
 	}
 	return runs, nil
 }

@@ -63,8 +63,8 @@ func (s *Store) EachBackupRun(ctx context.Context, fn func(BackupRun) error) err
 
 // RestoreRun stores a run derived again from a backup under its own id,
 // dedupe key, upload time and time of its last edit (r.ID, r.UploadedAt,
-// r.EditedAt), hidden when it was, in one transaction. An id or key already stored is an error: restore fills
-// an empty database.
+// r.EditedAt), hidden when it was, in one transaction. An id or key
+// already stored is an error: restore fills an empty database.
 func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte, hidden bool) (err error) {
 	defer wrap(&err, "RestoreRun(%q)", r.ID)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
