@@ -32,17 +32,16 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	}
 	uploaded = uploaded.UTC().Truncate(time.Microsecond)
 
-	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		if err := refuseClaimedAccount(ctx, tx, r); err != nil {
-			return Change{}, err
-		}
+	// Four round trips, the commit included: the row (with the checks and
+	// the series read beside it), the decode cells, the prefill rows, and
+	// the source, browse index and announcement together.
+	err = s.transactAnnounced(ctx, func(tx pgx.Tx) (Change, error) {
+		var others []string
+		var reset bool
 		var err error
-		id, created, err = insertRunRow(ctx, tx, r, dedupeKey, uploaded)
+		id, created, others, reset, err = insertNewRunRow(ctx, tx, r, dedupeKey, uploaded)
 		if err != nil || !created {
 			return Change{}, err
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source); err != nil {
-			return Change{}, fmt.Errorf("source: %w", err)
 		}
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
 			return Change{}, fmt.Errorf("decode cells: %w", err)
@@ -50,13 +49,19 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
 			return Change{}, fmt.Errorf("prefill rows: %w", err)
 		}
-		if err := indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}); err != nil { // browse: slugs, numbers, leaderboard
-			return Change{}, err
-		}
 		// A new run has no cached page of its own yet; the lists do, and
 		// so do the reports of its setup's other versions (history link).
-		others, reset, err := seriesRuns(ctx, tx, id)
-		return Change{Site: true, Runs: others, Reset: reset}, err
+		c := Change{Site: true, Runs: others, Reset: reset}
+		b := &pgx.Batch{}
+		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
+		queueIndexNewRuns(b, []string{id}, []*run.Run{r}) // browse: names, leaderboard, groups
+		if err := queueAnnounce(b, c, s.name); err != nil {
+			return Change{}, err
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return Change{}, fmt.Errorf("source, browse index: %w", err)
+		}
+		return c, nil
 	})
 	if err != nil {
 		return "", false, err
@@ -65,6 +70,44 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		r.ID, r.UploadedAt, r.Revision = id, uploaded, 1
 	}
 	return id, created, nil
+}
+
+// insertNewRunRow is insertRunRow in one round trip for a document not
+// stored yet, the usual upload: the claimed-name check, the read of the
+// run's series (seriesRuns) and the insert under the short id go in one
+// batch. A row that did not go in (the key is stored, maybe by an upload
+// in flight that this one waited for, or another key holds the short id)
+// is settled by insertRunRow.
+func insertNewRunRow(ctx context.Context, tx pgx.Tx, r *run.Run, dedupeKey string, uploaded time.Time) (id string, created bool, others []string, reset bool, err error) {
+	short, _ := runIDs(dedupeKey)
+	b := &pgx.Batch{}
+	check := queueRefuseClaimed(b, r)
+	queueSeriesOf(b, r)
+	b.Queue(insertRunSQL, runRowArgs(short, dedupeKey, uploaded, r)...)
+	br := tx.SendBatch(ctx, b)
+	defer func() {
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if err = check(br); err != nil {
+		return "", false, nil, false, err
+	}
+	if others, reset, err = seriesResult(br); err != nil {
+		return "", false, nil, false, err
+	}
+	tag, err := br.Exec()
+	if err != nil {
+		return "", false, nil, false, err
+	}
+	if tag.RowsAffected() == 1 {
+		return short, true, others, reset, nil
+	}
+	if err = br.Close(); err != nil {
+		return "", false, nil, false, err
+	}
+	id, created, err = insertRunRow(ctx, tx, r, dedupeKey, uploaded)
+	return id, created, others, reset, err
 }
 
 // insertRunRow inserts the runs row under the short id, or under the long
