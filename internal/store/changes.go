@@ -109,24 +109,16 @@ func (c Change) any() bool { return c.Site || c.Reset || len(c.Runs) > 0 }
 // returns the change, which is announced in the transaction and published
 // to this process's hooks after the commit.
 func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, error)) error {
-	return s.transactAnnounced(ctx, func(tx pgx.Tx) (Change, error) {
-		c, err := fn(tx)
-		if err == nil && c.any() {
-			err = announce(ctx, tx, c, s.name)
-		}
-		return c, err
-	})
-}
-
-// transactAnnounced is transactChange for a write that announces its
-// change itself, with queueAnnounce in a batch of its own statements:
-// the change fn returns is only published after the commit.
-func (s *Store) transactAnnounced(ctx context.Context, fn func(pgx.Tx) (Change, error)) error {
 	var c Change
 	err := s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var err error
-		c, err = fn(tx)
-		return err
+		if c, err = fn(tx); err != nil {
+			return err
+		}
+		if c.any() {
+			return announce(ctx, tx, c, s.name)
+		}
+		return nil
 	})
 	if err == nil && c.any() {
 		s.publish(c)
