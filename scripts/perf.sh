@@ -10,7 +10,8 @@
 # nginx on NGINX_ADDR (127.0.0.1:18097) with a saved copy of one report,
 # runs wrk (CONNS=32 connections, THREADS=2, DURATION=5s each, gzip
 # accepted) against both, nginx and the warm report alternately ROUNDS=3
-# times (the best of each is kept), then UPLOADS uploads from 4 clients, and prints
+# times (the best of each is kept), then UPLOADS uploads from 4 clients beside
+# raw pgx inserts of the same documents (scripts/uploadload -baseline), and prints
 # the ratios of docs/performance.md's table and the server's peak RSS.
 # Everything it starts is stopped and the database dropped on exit. Needs
 # wrk, nginx (apt-get install -y wrk nginx-light), psql and curl. A
@@ -125,9 +126,11 @@ for p in /leaderboard /runs "$hardware" "$model" /; do
 	r=$(rps "$base$p")
 	echo "| \`$p\` ÷ warm report | $r | $(one "$base$p") | $(ratio "$r" "$warm") | ≥ 0.5 |"
 done
-if [ -n "${UPLOADLOAD:-}" ] || [ -d scripts/uploadload ]; then
-	echo
-	go run ./scripts/uploadload -url "$base" -clients 4 -uploads "$((UPLOADS / 4))" | head -1
-fi
+# Uploads: the API against raw pgx inserts of the same documents into
+# scratch tables of the same shape (uploadload -baseline), alternating.
+last=$(go run ./scripts/uploadload -url "$base" -clients 4 -uploads "$((UPLOADS / 4))" -baseline -rounds 2 | tail -1)
+api=$(printf '%s' "$last" | sed -n 's/.*API: \([0-9]*\) uploads.*/\1/p')
+raw=$(printf '%s' "$last" | sed -n 's/raw pgx baseline: \([0-9]*\) runs.*/\1/p')
+echo "| API uploads, 4 clients ÷ raw pgx ($raw runs/s) | $api/s | | $(ratio "$api" "$raw") | ≥ 0.5 |"
 echo
 echo "server peak RSS: $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status")"

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
+	"regexp"
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -137,4 +141,45 @@ func BenchmarkUploadDuplicate(b *testing.B) {
 			b.Fatalf("duplicate upload = %d, want 200", st)
 		}
 	}
+}
+
+// BenchmarkUploadSeedParallel is scripts/uploadload in a benchmark: four
+// clients at once post distinct copies of the seed document (48 decode
+// cells, 5 prefill rows) as multipart uploads through the real router to a
+// real database, each answered 201. It is the one to profile the whole
+// upload path with (-cpuprofile): body, parse, derive, transaction.
+func BenchmarkUploadSeedParallel(b *testing.B) {
+	s := newSite(b)
+	doc := readFile(b, "../internal/demo/runs/seed-rtx3060.bench.json")
+	number := regexp.MustCompile(`"aggregate_tps": [0-9.]+`)
+	if !number.Match(doc) {
+		b.Fatal("the seed document has no aggregate_tps to vary")
+	}
+	var n atomic.Int64
+	b.SetParallelism(max(1, 4/runtime.GOMAXPROCS(0)))
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		c := s.Client()
+		for pb.Next() {
+			var body bytes.Buffer
+			w := multipart.NewWriter(&body)
+			part, _ := w.CreateFormFile("file", "benchmark_results.json")
+			part.Write(number.ReplaceAll(doc, fmt.Appendf(nil, `"aggregate_tps": %d.5`, 1000+n.Add(1))))
+			w.Close()
+			req, _ := http.NewRequest("POST", s.URL+"/api/v1/runs", &body)
+			req.Header.Set("Content-Type", w.FormDataContentType())
+			resp, err := c.Do(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusCreated {
+				b.Errorf("upload = %d, want 201", resp.StatusCode)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 }

@@ -63,6 +63,11 @@ type Model struct {
 type Tables struct {
 	GPUs   []GPU
 	Models []Model
+	// byBase is the first model of Models by the base-model slug of its
+	// ID or of an alias (catalog.Model), so that ModelByID's fallback is a
+	// lookup, not a regular expression per model and alias per upload.
+	// Tables built without Data have none and search instead.
+	byBase map[string]int
 }
 
 // Data is the embedded tables, read once.
@@ -83,6 +88,16 @@ var Data = sync.OnceValues(func() (*Tables, error) {
 			return nil, fmt.Errorf("data/models.json %s: %w", t.Models[i].ID, err)
 		}
 		t.Models[i].Arch = a
+	}
+	t.byBase = map[string]int{}
+	for i, m := range t.Models {
+		for _, name := range append([]string{m.ID}, m.Aliases...) {
+			if _, base := catalog.Model(name); base.Slug != "" {
+				if _, seen := t.byBase[base.Slug]; !seen {
+					t.byBase[base.Slug] = i
+				}
+			}
+		}
 	}
 	return t, nil
 })
@@ -122,6 +137,13 @@ func (t *Tables) ModelByID(id string) (Model, bool) {
 	_, want := catalog.Model(id)
 	if want.Slug == "" {
 		return Model{}, false
+	}
+	if t.byBase != nil {
+		i, ok := t.byBase[want.Slug]
+		if !ok {
+			return Model{}, false
+		}
+		return t.Models[i], true
 	}
 	for _, m := range t.Models {
 		for _, name := range append([]string{m.ID}, m.Aliases...) {

@@ -51,12 +51,18 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.CheckShape(data); err != nil {
 		return nil, err
 	}
-	first, more := firstValue(data)
+	// One object, the usual case, is told in one decode; only when data is
+	// not one is it cut into its values (another pass over it).
+	var first json.RawMessage
+	var more bool
 	var top map[string]json.RawMessage
-	if first != nil && !more && json.Unmarshal(first, &top) == nil {
+	if json.Unmarshal(data, &top) == nil {
 		if p, ok, err := ours(data, top); ok {
 			return p, err
 		}
+		first = bytes.TrimSpace(data)
+	} else {
+		first, more = firstValue(data)
 	}
 	// Other tools' files may be JSON Lines, appended objects, an array cut
 	// short or carry Python's NaN/Infinity: they are detected leniently.

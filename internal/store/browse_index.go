@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -125,29 +126,68 @@ func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []a
 	return slugs, []any{kinds, named, names}
 }
 
-// indexNewRuns files freshly inserted runs (rows and cells already written
-// in tx) for browsing: their identities and numbers, the names of their
-// slugs, their cells offered to the leaderboard, and their groups' counts.
-// One round trip, whether ids holds one run or a batch; a batch leaves what
-// its runs indexed one by one in order would (TestInsertRunsMatchesInsertRun).
+// browseRowArgs are the browse index's columns of r's runs row, as
+// insertRunSQL writes them: its slugs in identityKinds' order, the catalog
+// version, its headline numbers (runNumbers) and its plausibility flags.
+func browseRowArgs(r *run.Run) []any {
+	args := make([]any, 0, len(identityKinds)+5)
+	for _, ident := range runIdentities(r) {
+		args = append(args, ident.Slug)
+	}
+	single, peak := runNumbers(r.Decode)
+	return append(args, catalog.Version, single, peak, slices.Contains(r.Flags, run.FlagAboveBound), r.BoundVersion)
+}
+
+// runNumbers are what runNumbersSet computes from the stored cells, from
+// the cells in memory: the total tok/s of the valid cell at concurrency 1
+// with the smallest context, and the highest valid total tok/s (nil when
+// no cell has one).
+func runNumbers(cells []run.DecodeCell) (single, peak *float64) {
+	singleContext := 0
+	for i := range cells {
+		c := &cells[i]
+		if c.Status != run.Valid {
+			continue
+		}
+		if c.TotalTPS != nil && (peak == nil || *c.TotalTPS > *peak) {
+			peak = c.TotalTPS
+		}
+		if c.Concurrency == 1 && (singleContext == 0 || c.Context < singleContext) {
+			single, singleContext = c.TotalTPS, c.Context
+		}
+	}
+	return single, peak
+}
+
+// indexNewRuns files freshly inserted runs (rows, with their slugs,
+// numbers and flags, and cells already written in tx) for browsing: the
+// names of their slugs, their cells offered to the leaderboard, and their
+// groups' counts. One round trip, whether ids holds one run or a batch; a
+// batch leaves what its runs indexed one by one in order would
+// (TestInsertRunsMatchesInsertRun).
 func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if err := setFlags(ctx, tx, ids, runs); err != nil {
-		return fmt.Errorf("flags: %w", err)
-	}
-	slugs, names := identityArgs(runs)
-	sh := shapeFor(len(ids))
-	which, set := sh.params(ids, slugs)
 	b := &pgx.Batch{}
-	b.Queue(sh.setIdentitiesSQL(), set...)
-	b.Queue(nameIdentitiesSQL, names...)
-	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	b.Queue(sh.offerBestSQL(), which)
-	b.Queue(sh.countGroupsSQL(), which)
+	queueIndexNewRuns(b, ids, runs)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
 	return nil
+}
+
+// queueIndexNewRuns queues indexNewRuns' statements on b, in lock order,
+// for a caller that sends them with statements of its own.
+func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run) {
+	_, names := identityArgs(runs)
+	which := any(ids)
+	if len(ids) == 1 {
+		which = ids[0]
+	}
+	sh := shapeFor(len(ids))
+	b.Queue(nameIdentitiesSQL, names...)
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
+	b.Queue(sh.offerBestSQL(), which)
+	b.Queue(sh.countGroupsSQL(), which)
 }

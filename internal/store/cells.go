@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -98,4 +100,61 @@ func copyPrefillRows(ctx context.Context, tx pgx.Tx, runID string, rows []run.Pr
 func prefillRow(runID string, p *run.PrefillRow) []any {
 	return []any{runID, p.Context, p.MeasuredContext, string(p.Status), p.Reason,
 		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}
+}
+
+// queueInsertRows queues on b the insert of rows (each in columns' order)
+// into table as one statement over arrays, one per column: for a single
+// run's few dozen cells it can go in a batch with other statements, where
+// a COPY costs a round trip of its own. Each column's array type follows
+// from its Go type (what decodeRow and prefillRow write).
+func queueInsertRows(b *pgx.Batch, table string, columns []string, rows [][]any) {
+	if len(rows) == 0 {
+		return
+	}
+	args := make([]any, len(columns))
+	casts := make([]string, len(columns))
+	for j := range columns {
+		args[j], casts[j] = column(rows, j)
+		casts[j] = fmt.Sprintf("$%d::%s", j+1, casts[j])
+	}
+	b.Queue(`INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) SELECT * FROM unnest(`+
+		strings.Join(casts, ", ")+`)`, args...)
+}
+
+// column is column j of rows as a typed slice, and its PostgreSQL array type.
+func column(rows [][]any, j int) (any, string) {
+	switch rows[0][j].(type) {
+	case string:
+		return gather[string](rows, j), "text[]"
+	case int:
+		return gather[int](rows, j), "integer[]"
+	case bool:
+		return gather[bool](rows, j), "boolean[]"
+	case *float64:
+		return gather[*float64](rows, j), "double precision[]"
+	case *int64:
+		return gather[*int64](rows, j), "bigint[]"
+	}
+	panic(fmt.Sprintf("queueInsertRows: column %d is a %T", j, rows[0][j]))
+}
+
+func gather[T any](rows [][]any, j int) []T {
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		out[i] = r[j].(T)
+	}
+	return out
+}
+
+// cellRows are a run's decode cells and prefill rows as table rows.
+func cellRows(runID string, r *run.Run) (decode, prefill [][]any) {
+	decode = make([][]any, len(r.Decode))
+	for i := range r.Decode {
+		decode[i] = decodeRow(runID, &r.Decode[i])
+	}
+	prefill = make([][]any, len(r.Prefill))
+	for i := range r.Prefill {
+		prefill[i] = prefillRow(runID, &r.Prefill[i])
+	}
+	return decode, prefill
 }

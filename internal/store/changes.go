@@ -66,19 +66,44 @@ func (s *Store) publish(c Change) {
 // exactly when it commits (PostgreSQL delivers notifications on commit and
 // drops them on rollback).
 func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
-	c.From = from
-	payload, err := json.Marshal(c)
+	payload, err := announcement(c, from)
 	if err != nil {
 		return err
 	}
-	if len(payload) > maxPayload {
-		payload, _ = json.Marshal(Change{Reset: true, From: from})
-	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, ChangesChannel, string(payload)); err != nil {
+	if _, err := tx.Exec(ctx, notifySQL, ChangesChannel, payload); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
 }
+
+// queueAnnounce is announce as the last statement of a batch a write sends
+// anyway, saving the round trip of its own.
+func queueAnnounce(b *pgx.Batch, c Change, from string) error {
+	payload, err := announcement(c, from)
+	if err != nil {
+		return err
+	}
+	b.Queue(notifySQL, ChangesChannel, payload)
+	return nil
+}
+
+const notifySQL = `SELECT pg_notify($1, $2)`
+
+// announcement is c's payload on the channel, from the Store named from.
+func announcement(c Change, from string) (string, error) {
+	c.From = from
+	payload, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	if len(payload) > maxPayload {
+		payload, _ = json.Marshal(Change{Reset: true, From: from})
+	}
+	return string(payload), nil
+}
+
+// any reports whether c says that anything changed.
+func (c Change) any() bool { return c.Site || c.Reset || len(c.Runs) > 0 }
 
 // transactChange is transact for a write that changes what readers see: fn
 // returns the change, which is announced in the transaction and published
@@ -90,12 +115,12 @@ func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, err
 		if c, err = fn(tx); err != nil {
 			return err
 		}
-		if c.Site || c.Reset || len(c.Runs) > 0 {
+		if c.any() {
 			return announce(ctx, tx, c, s.name)
 		}
 		return nil
 	})
-	if err == nil && (c.Site || c.Reset || len(c.Runs) > 0) {
+	if err == nil && c.any() {
 		s.publish(c)
 	}
 	return err

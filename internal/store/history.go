@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // HistoryQuery names one setup and cell: the model (a variant's or a base
@@ -138,6 +140,35 @@ SELECT o.id FROM runs r JOIN runs o
     AND o.engine_version <> r.engine_version AND o.engine_version <> '' AND o.id <> r.id
 WHERE r.id = $1 AND r.engine_version <> ''
 LIMIT $2`, id, maxSeriesChange+1)
+	if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		return nil, false, err
+	}
+	if len(ids) > maxSeriesChange {
+		return nil, true, nil
+	}
+	return ids, false, nil
+}
+
+// seriesOfSQL is seriesRuns for a run not stored yet, named by its slugs
+// and engine version ($1 model, $2 base model, $3 hardware, $4 engine,
+// $5 quantization, $6 version), so an upload can ask in the round trip
+// that inserts it. An empty version has no series.
+const seriesOfSQL = `
+SELECT o.id FROM runs o
+WHERE (o.model_slug = $1 OR o.model_slug = $2) AND o.hardware_slug = $3 AND o.engine_slug = $4
+    AND o.quantization_slug = $5 AND o.engine_version <> $6 AND o.engine_version <> '' AND $6 <> ''
+LIMIT $7`
+
+// queueSeriesOf queues seriesOfSQL for r on b; seriesResult reads its answer.
+func queueSeriesOf(b *pgx.Batch, r *run.Run) {
+	ids := runIdentities(r) // in identityKinds' order
+	b.Queue(seriesOfSQL, ids[2].Slug, ids[3].Slug, ids[0].Slug, ids[1].Slug, ids[5].Slug,
+		r.Engine.Version, maxSeriesChange+1)
+}
+
+// seriesResult reads seriesOfSQL's answer from br as seriesRuns returns it.
+func seriesResult(br pgx.BatchResults) (ids []string, reset bool, err error) {
+	rows, _ := br.Query()
 	if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 		return nil, false, err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -32,32 +33,43 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	}
 	uploaded = uploaded.UTC().Truncate(time.Microsecond)
 
-	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		if err := refuseClaimedAccount(ctx, tx, r); err != nil {
-			return Change{}, err
-		}
+	// Two round trips in one transaction (pipelined): BEGIN and the row
+	// (with the claimed-name check and the series read beside it), then
+	// the source, the cells, the browse index, the announcement and COMMIT.
+	var c Change
+	err = s.pipelined(ctx, func(conn *pgxpool.Conn) error {
+		var others []string
+		var reset bool
 		var err error
-		id, created, err = insertRunRow(ctx, tx, r, dedupeKey, uploaded)
-		if err != nil || !created {
-			return Change{}, err
+		id, created, others, reset, err = insertNewRunRow(ctx, conn, r, dedupeKey, uploaded)
+		if err != nil {
+			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source); err != nil {
-			return Change{}, fmt.Errorf("source: %w", err)
-		}
-		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
-			return Change{}, fmt.Errorf("decode cells: %w", err)
-		}
-		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
-			return Change{}, fmt.Errorf("prefill rows: %w", err)
-		}
-		if err := indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}); err != nil { // browse: slugs, numbers, leaderboard
-			return Change{}, err
+		if !created { // nothing written
+			_, err = conn.Exec(ctx, commitSQL)
+			return err
 		}
 		// A new run has no cached page of its own yet; the lists do, and
 		// so do the reports of its setup's other versions (history link).
-		others, reset, err := seriesRuns(ctx, tx, id)
-		return Change{Site: true, Runs: others, Reset: reset}, err
+		c = Change{Site: true, Runs: others, Reset: reset}
+		b := &pgx.Batch{}
+		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
+		decode, prefill := cellRows(id, r)
+		queueInsertRows(b, "decode_cells", decodeColumns, decode)
+		queueInsertRows(b, "prefill_rows", prefillColumns, prefill)
+		queueIndexNewRuns(b, []string{id}, []*run.Run{r}) // browse: names, leaderboard, groups
+		if err := queueAnnounce(b, c, s.name); err != nil {
+			return err
+		}
+		b.Queue(commitSQL)
+		if err := conn.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("source, cells, browse index, commit: %w", err)
+		}
+		return nil
 	})
+	if err == nil && created {
+		s.publish(c) // committed: this process's caches renew before the answer
+	}
 	if err != nil {
 		return "", false, err
 	}
@@ -67,10 +79,52 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	return id, created, nil
 }
 
+// insertNewRunRow is insertRunRow in one round trip for a document not
+// stored yet, the usual upload: the claimed-name check, the read of the
+// run's series (seriesRuns) and the insert under the short id go in one
+// batch. A row that did not go in (the key is stored, maybe by an upload
+// in flight that this one waited for, or another key holds the short id)
+// is settled by insertRunRow. The batch begins the transaction on conn.
+func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey string, uploaded time.Time) (id string, created bool, others []string, reset bool, err error) {
+	short, _ := runIDs(dedupeKey)
+	b := &pgx.Batch{}
+	b.Queue(beginSQL)
+	check := queueRefuseClaimed(b, r)
+	queueSeriesOf(b, r)
+	b.Queue(insertRunSQL, runRowArgs(short, dedupeKey, uploaded, r)...)
+	br := conn.SendBatch(ctx, b)
+	defer func() {
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if _, err = br.Exec(); err != nil { // BEGIN
+		return "", false, nil, false, err
+	}
+	if err = check(br); err != nil {
+		return "", false, nil, false, err
+	}
+	if others, reset, err = seriesResult(br); err != nil {
+		return "", false, nil, false, err
+	}
+	tag, err := br.Exec()
+	if err != nil {
+		return "", false, nil, false, err
+	}
+	if tag.RowsAffected() == 1 {
+		return short, true, others, reset, nil
+	}
+	if err = br.Close(); err != nil {
+		return "", false, nil, false, err
+	}
+	id, created, err = insertRunRow(ctx, conn, r, dedupeKey, uploaded)
+	return id, created, others, reset, err
+}
+
 // insertRunRow inserts the runs row under the short id, or under the long
 // id when another key holds the short one. When the key itself is stored
 // already it returns that run's id and created false.
-func insertRunRow(ctx context.Context, tx pgx.Tx, r *run.Run, dedupeKey string, uploaded time.Time) (string, bool, error) {
+func insertRunRow(ctx context.Context, tx querier, r *run.Run, dedupeKey string, uploaded time.Time) (string, bool, error) {
 	short, long := runIDs(dedupeKey)
 	for _, id := range []string{short, long} {
 		// ON CONFLICT DO NOTHING covers both unique constraints. A

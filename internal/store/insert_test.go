@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"regexp"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -119,6 +121,39 @@ func TestFailedInsertLeavesNothing(t *testing.T) {
 	}
 	if after := tableCounts(t, url); !maps.Equal(after, before) {
 		t.Errorf("rows after a failed insert = %v, before %v", after, before)
+	}
+	// The failed transaction is rolled back, not left open on a pooled
+	// connection: the next inserts on every connection go in.
+	for i := range 6 {
+		mustInsertRun(t, s, fullRun(), fmt.Sprintf("after-%d", i))
+	}
+}
+
+// TestInsertRunNumbers checks that the headline numbers an insert writes
+// with the row are what the rebuild computes from the stored cells
+// (runNumbersSet), for runs with and without a valid single-stream cell.
+func TestInsertRunNumbers(t *testing.T) {
+	s, url := dbtest.New(t)
+	noSingle := seedRun()
+	for i := range noSingle.Decode {
+		if noSingle.Decode[i].Concurrency == 1 {
+			noSingle.Decode[i].Status = run.Failed
+		}
+	}
+	for key, r := range map[string]*run.Run{"seed": seedRun(), "full": fullRun(), "no single": noSingle} {
+		id := mustInsertRun(t, s, r, key)
+		same := mustQueryInt(t, url, `SELECT count(*) FROM runs r WHERE id = $1
+    AND best_peak_tps IS NOT DISTINCT FROM (SELECT max(c.total_tps) FROM decode_cells c
+        WHERE c.run_id = r.id AND c.status = 'valid')
+    AND best_single_tps IS NOT DISTINCT FROM (SELECT c.total_tps FROM decode_cells c
+        WHERE c.run_id = r.id AND c.status = 'valid' AND c.concurrency = 1
+        ORDER BY c.context LIMIT 1)`, id)
+		if same != 1 {
+			t.Errorf("%s: the numbers stored with the row differ from those of its cells", key)
+		}
+	}
+	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs WHERE best_single_tps IS NULL`); n != 1 {
+		t.Errorf("%d runs without a single-stream number, want 1 (the one without a valid cell)", n)
 	}
 }
 

@@ -28,9 +28,16 @@ const runColumns = `
     demo, notes,
     submitter_verified, profile, integrity`
 
+// insertRunSQL inserts a fresh run's row whole: its columns, then the
+// browse index's own columns (browseRowArgs), so the row is written once
+// rather than inserted and updated twice (every update of an indexed
+// column writes a new entry in each of runs' dozen indexes).
 const insertRunSQL = `
 INSERT INTO runs (
-    id, dedupe_key,` + runColumns + `, submitter_id
+    id, dedupe_key,` + runColumns + `,
+    hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug, quantization_slug,
+    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version,
+    submitter_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
     $7, $8, $9, $10,
@@ -46,14 +53,17 @@ INSERT INTO runs (
     $39, $40, $41, $42,
     $43, $44,
     $45, $46, $47,
+    $48, $49, $50, $51, $52, $53,
+    $54, $55, $56, $57, $58,
     -- A verified run belongs to its submitter's account (who may delete it).
     (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5))
 )
 ON CONFLICT DO NOTHING`
 
+// runRowArgs are insertRunSQL's parameters for r under id.
 func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 	h, e, m, st, src := &r.Hardware, &r.Engine, &r.Model, &r.Settings, &r.Source
-	return []any{
+	return append([]any{
 		id, dedupeKey, uploaded, r.RulesVersion, r.Submitter, string(r.Provenance),
 		r.Tool.Name, r.Tool.Version, r.SourceFormat, r.MeasuredAt,
 		string(h.Type), h.GPUName, h.GPUCount, h.VRAMGB,
@@ -68,7 +78,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 		src.SHA256, src.Filename, src.ContentType, src.Size,
 		r.Demo, r.Notes,
 		r.SubmitterVerified, r.Profile, r.Integrity,
-	}
+	}, browseRowArgs(r)...)
 }
 
 const selectRunSQL = `

@@ -10,15 +10,20 @@
 // engine version and model no run had before, so concurrent uploads race
 // to create the same identities. It prints the count of each status and
 // exits 1 when any answer was not 201. Loopback only.
+//
+// With -baseline it also stores the same kind of documents, parsed and
+// derived beforehand, by raw pgx inserts (store.Baseline: the run row and
+// its cells by CopyFrom, one transaction per run, the same number of
+// clients, each its own connection) into scratch tables on DATABASE_URL, the
+// server's database; baseline and API alternate -rounds times, the best
+// rate of each is kept, and the API's rate as a fraction of the baseline's
+// is printed last (docs/performance.md).
 package main
 
 import (
-	"bytes"
+	"context"
 	"flag"
 	"fmt"
-	"io"
-	"mime/multipart"
-	"net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -27,51 +32,117 @@ import (
 	"time"
 )
 
+// load is one measurement's settings, shared by the API and the baseline.
+type load struct {
+	base    string
+	clients int
+	uploads int
+	doc     []byte
+	every   int
+	stamp   int64
+}
+
+// number is a number every llm-inference-bench document has, made unique per copy.
+var number = regexp.MustCompile(`"aggregate_tps": [0-9.]+`)
+
 func main() {
 	base := flag.String("url", "http://127.0.0.1:18080", "the site's origin (loopback only)")
 	clients := flag.Int("clients", 4, "clients posting at once")
 	uploads := flag.Int("uploads", 400, "uploads per client")
 	file := flag.String("file", "internal/demo/runs/seed-rtx3060.bench.json", "the document to copy")
 	every := flag.Int("new-identity-every", 0, "name new identities every N copies (0: never)")
+	baseline := flag.Bool("baseline", false, "also measure raw pgx inserts of the same documents (DATABASE_URL)")
+	rounds := flag.Int("rounds", 2, "with -baseline: alternate baseline and API this many times, keep the best of each")
 	flag.Parse()
 	if u, err := url.Parse(*base); err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost") {
-		fmt.Fprintln(os.Stderr, "uploadload: only loopback origins")
-		os.Exit(2)
+		fail("only loopback origins")
 	}
 	doc, err := os.ReadFile(*file)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "uploadload:", err)
-		os.Exit(2)
+		fail(err.Error())
 	}
-	// A number every llm-inference-bench document has, made unique per copy.
-	number := regexp.MustCompile(`"aggregate_tps": [0-9.]+`)
 	if !number.Match(doc) {
-		fmt.Fprintln(os.Stderr, "uploadload: the document has no aggregate_tps to vary")
-		os.Exit(2)
+		fail("the document has no aggregate_tps to vary")
 	}
-	stamp := time.Now().UnixNano()
-	var mu sync.Mutex
-	counts := map[string]int{}
+	l := load{base: *base, clients: *clients, uploads: *uploads, doc: doc, every: *every, stamp: time.Now().UnixNano()}
+	if !*baseline {
+		*rounds = 1
+	}
+	var raw *rawLoad
+	if *baseline {
+		if raw, err = openRaw(context.Background(), os.Getenv("DATABASE_URL")); err != nil {
+			fail(err.Error())
+		}
+		defer raw.close()
+	}
+	var bestAPI, bestRaw float64
+	ok := true
+	for round := range *rounds {
+		if raw != nil {
+			rate, err := raw.run(l, round)
+			if err != nil {
+				raw.close()
+				fail(err.Error())
+			}
+			bestRaw = max(bestRaw, rate)
+		}
+		rate, good := l.api(round)
+		bestAPI, ok = max(bestAPI, rate), ok && good
+	}
+	if raw != nil {
+		fmt.Printf("raw pgx baseline: %.0f runs/s; API: %.0f uploads/s; API ÷ baseline: %.2f\n",
+			bestRaw, bestAPI, bestAPI/bestRaw)
+	}
+	if !ok {
+		if raw != nil {
+			raw.close()
+		}
+		os.Exit(1)
+	}
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "uploadload:", msg)
+	os.Exit(2)
+}
+
+// copyOf is the document of upload n of a round: its own number, hence its
+// own SHA-256 and dedupe key.
+func (l load) copyOf(round, n int) []byte {
+	n += round * l.clients * l.uploads
+	return number.ReplaceAll(l.doc, fmt.Appendf(nil, `"aggregate_tps": %d.%06d`, 1000+n, l.stamp%1000000))
+}
+
+// each runs f(c, n) for every upload n of every client c, the clients at
+// once, and returns the elapsed time.
+func (l load) each(f func(c, n int)) time.Duration {
 	start := time.Now()
 	var wg sync.WaitGroup
-	for c := range *clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range *uploads {
-				n := c*(*uploads) + i
-				body := number.ReplaceAll(doc, fmt.Appendf(nil, `"aggregate_tps": %d.%06d`, 1000+n, stamp%1000000))
-				status := post(*base, body, identity(stamp, i, *every))
-				mu.Lock()
-				counts[status]++
-				mu.Unlock()
+	for c := range l.clients {
+		wg.Go(func() {
+			for i := range l.uploads {
+				f(c, c*l.uploads+i)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	total := (*clients) * (*uploads)
-	fmt.Printf("%d uploads from %d clients in %.1f s (%.0f uploads/s)\n", total, *clients, elapsed.Seconds(), float64(total)/elapsed.Seconds())
+	return time.Since(start)
+}
+
+// api posts one round of uploads and prints what came back; it reports
+// the rate and whether every answer was 201.
+func (l load) api(round int) (float64, bool) {
+	var mu sync.Mutex
+	counts := map[string]int{}
+	elapsed := l.each(func(c, n int) {
+		status := post(l.base, l.copyOf(round, n), identity(l.stamp, round, n-c*l.uploads, l.every))
+		mu.Lock()
+		counts[status]++
+		mu.Unlock()
+	})
+	total := l.clients * l.uploads
+	rate := float64(total) / elapsed.Seconds()
+	fmt.Printf("%d uploads from %d clients in %.1f s (%.0f uploads/s)\n", total, l.clients, elapsed.Seconds(), rate)
 	keys := make([]string, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -80,43 +151,20 @@ func main() {
 	for _, k := range keys {
 		fmt.Printf("  %s: %d\n", k, counts[k])
 	}
-	if counts["201"] != total {
-		os.Exit(1)
-	}
+	return rate, counts["201"] == total
 }
 
 // identity is the metadata of a client's i-th upload: new names for every
 // every uploads, shared by all clients, whose i-th uploads are in flight at
 // about the same time.
-func identity(stamp int64, i, every int) map[string]string {
+func identity(stamp int64, round, i, every int) map[string]string {
 	if every <= 0 {
 		return nil
 	}
-	g := fmt.Sprintf("%d-%d", stamp%100000, i/every)
+	g := fmt.Sprintf("%d-%d-%d", stamp%100000, round, i/every)
 	return map[string]string{
 		"gpu_name":       "Load GPU " + g,
 		"engine_version": "0.0." + g,
 		"model_id":       "load/model-" + g,
 	}
-}
-
-func post(base string, doc []byte, fields map[string]string) string {
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range fields {
-		w.WriteField(k, v)
-	}
-	part, _ := w.CreateFormFile("file", "benchmark_results.json")
-	part.Write(doc)
-	w.Close()
-	resp, err := http.Post(base+"/api/v1/runs", w.FormDataContentType(), &body)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
-	if resp.StatusCode != http.StatusCreated {
-		return fmt.Sprintf("%d %s", resp.StatusCode, bytes.TrimSpace(msg))
-	}
-	return "201"
 }

@@ -1,6 +1,7 @@
 package jsondoc
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -14,10 +15,27 @@ const MaxArrayItems = 200_000
 
 // container is one open array or object during CheckShape's scan.
 type container struct {
-	start     int             // offset of its '[' or '{'
-	items     int             // commas seen so far (arrays)
-	keys      map[string]bool // keys seen so far; nil for an array
-	expectKey bool            // the next string is a key
+	start     int  // offset of its '[' or '{'
+	items     int  // commas seen so far (arrays)
+	object    bool // an object, whose keys are checked
+	expectKey bool // the next string is a key
+	keysFrom  int  // where its keys begin in shape.keys
+	// many holds its keys once they are more than fewKeys, for objects
+	// with many keys (a hostile one with thousands); nil until then.
+	many map[string]bool
+}
+
+// fewKeys is how many keys of one object are compared one by one before
+// they go into a map: most objects have a handful.
+const fewKeys = 16
+
+// shape is CheckShape's state: the open containers and the keys of the
+// open objects, as spans of data, innermost last; both reused as the scan
+// goes, so a document costs no allocation per object.
+type shape struct {
+	data []byte
+	open []container
+	keys [][2]int
 }
 
 // CheckShape refuses a document with an array longer than MaxArrayItems,
@@ -27,12 +45,12 @@ type container struct {
 // decoder's own depth limit (see syntaxProblem). Keys are compared as
 // written: "a" and "\u0061" are not told apart.
 func CheckShape(data []byte) error {
-	var open []*container
+	sh := shape{data: data}
 	inString, escaped, strStart := false, false, 0
 	for i, b := range data {
 		var top *container
-		if len(open) > 0 {
-			top = open[len(open)-1]
+		if len(sh.open) > 0 {
+			top = &sh.open[len(sh.open)-1]
 		}
 		switch {
 		case inString:
@@ -44,7 +62,7 @@ func CheckShape(data []byte) error {
 			case b == '"':
 				inString = false
 				if top != nil && top.expectKey {
-					if err := top.addKey(data, string(data[strStart+1:i]), i); err != nil {
+					if err := sh.addKey(top, strStart+1, i); err != nil {
 						return err
 					}
 				}
@@ -52,12 +70,13 @@ func CheckShape(data []byte) error {
 		case b == '"':
 			inString, strStart = true, i
 		case b == '[':
-			open = append(open, &container{start: i})
+			sh.open = append(sh.open, container{start: i, keysFrom: len(sh.keys)})
 		case b == '{':
-			open = append(open, &container{start: i, keys: map[string]bool{}, expectKey: true})
+			sh.open = append(sh.open, container{start: i, object: true, expectKey: true, keysFrom: len(sh.keys)})
 		case (b == ']' || b == '}') && top != nil:
-			open = open[:len(open)-1]
-		case b == ',' && top != nil && top.keys != nil:
+			sh.keys = sh.keys[:top.keysFrom]
+			sh.open = sh.open[:len(sh.open)-1]
+		case b == ',' && top != nil && top.object:
 			top.expectKey = true
 		case b == ',' && top != nil:
 			if top.items++; top.items >= MaxArrayItems {
@@ -71,12 +90,32 @@ func CheckShape(data []byte) error {
 	return nil
 }
 
-// addKey records key, ending at offset end, in an object being scanned.
-func (c *container) addKey(data []byte, key string, end int) error {
+// addKey records the key data[from:end] of object c, refusing it when c
+// holds it already.
+func (sh *shape) addKey(c *container, from, end int) error {
 	c.expectKey = false
-	if c.keys[key] {
-		return problem.New(problem.Invalid, PathAt(data, int64(end)), "problem.duplicate_key", map[string]any{"Key": key})
+	key := sh.data[from:end]
+	dup := false
+	if c.many != nil {
+		dup = c.many[string(key)]
+		c.many[string(key)] = true
+	} else {
+		for _, k := range sh.keys[c.keysFrom:] {
+			if bytes.Equal(sh.data[k[0]:k[1]], key) {
+				dup = true
+				break
+			}
+		}
+		sh.keys = append(sh.keys, [2]int{from, end})
+		if len(sh.keys)-c.keysFrom > fewKeys {
+			c.many = make(map[string]bool, 2*fewKeys)
+			for _, k := range sh.keys[c.keysFrom:] {
+				c.many[string(sh.data[k[0]:k[1]])] = true
+			}
+		}
 	}
-	c.keys[key] = true
+	if dup {
+		return problem.New(problem.Invalid, PathAt(sh.data, int64(end)), "problem.duplicate_key", map[string]any{"Key": string(key)})
+	}
 	return nil
 }
