@@ -63,6 +63,13 @@ type Model struct {
 type Tables struct {
 	GPUs   []GPU
 	Models []Model
+
+	// bases maps the catalog's base-model slug of every model row's id and
+	// aliases to the first row naming it (ModelByID's fallback), made on
+	// first use: a report asks for its model several times per page, and
+	// catalog.Model is a few regular expressions per name.
+	basesOnce sync.Once
+	bases     map[string]int
 }
 
 // Data is the embedded tables, read once.
@@ -123,14 +130,27 @@ func (t *Tables) ModelByID(id string) (Model, bool) {
 	if want.Slug == "" {
 		return Model{}, false
 	}
-	for _, m := range t.Models {
-		for _, name := range append([]string{m.ID}, m.Aliases...) {
-			if _, base := catalog.Model(name); base.Slug == want.Slug {
-				return m, true
-			}
-		}
+	if i, ok := t.baseIndex()[want.Slug]; ok {
+		return t.Models[i], true
 	}
 	return Model{}, false
+}
+
+// baseIndex is bases, made once: the tables never change after Data.
+func (t *Tables) baseIndex() map[string]int {
+	t.basesOnce.Do(func() {
+		t.bases = map[string]int{}
+		for i, m := range t.Models {
+			for _, name := range append([]string{m.ID}, m.Aliases...) {
+				if _, base := catalog.Model(name); base.Slug != "" {
+					if _, seen := t.bases[base.Slug]; !seen {
+						t.bases[base.Slug] = i
+					}
+				}
+			}
+		}
+	})
+	return t.bases
 }
 
 func containsFold(list []string, s string) bool {
