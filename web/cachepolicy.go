@@ -59,7 +59,19 @@ var cachedRoutes = map[string]pageScope{
 // cacheable reports whether this request of a cached route may be kept:
 // later pages of a list (?after=) are many and seldom read twice.
 func cacheable(r *http.Request) bool {
-	return r.URL.Query().Get("after") == ""
+	return queryValue(r, "after") == ""
+}
+
+// queryValue is r.URL.Query().Get(key) without parsing a query that
+// cannot hold key (no "key" and no %-escape that could spell it): a warm
+// hit asks for ?after= and ?lang= and would otherwise parse the query
+// into a map for each.
+func queryValue(r *http.Request, key string) string {
+	q := r.URL.RawQuery
+	if q == "" || (!strings.Contains(q, key) && !strings.Contains(q, "%")) {
+		return ""
+	}
+	return r.URL.Query().Get(key)
 }
 
 // pageKey names one cached answer: everything the bytes depend on. Pages
