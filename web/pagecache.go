@@ -49,7 +49,7 @@ type cachedPage struct {
 	// Content-Length, made once rather than on every hit.
 	gzTag, gzLength string
 	built           time.Time
-	stamp  stamp // what it was built from (cachepolicy.go)
+	stamp           stamp // what it was built from (cachepolicy.go)
 
 	plain []byte // the body, when it does not compress
 	gz    []byte // the body gzipped, when it does
