@@ -71,11 +71,11 @@ func newCachedPage(key string, header http.Header, body []byte, st stamp) (*cach
 		p.plain = body
 		return p, nil
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(body) / 4)
+	buf := getBuffer()
+	defer putBuffer(buf)
 	zw := gzipWriters.Get().(*gzip.Writer)
 	defer gzipWriters.Put(zw)
-	zw.Reset(&buf)
+	zw.Reset(buf)
 	if _, err := zw.Write(body); err != nil {
 		return nil, err
 	}
