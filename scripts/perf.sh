@@ -114,7 +114,10 @@ for _ in $(seq "$ROUNDS"); do
 	n=$(rps "http://$NGINX_ADDR/report.html"); [ "$n" -gt "$nginx_rps" ] && nginx_rps=$n
 	w=$(rps "$base$report"); [ "$w" -gt "$warm" ] && warm=$w
 done
+hwm() { awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status"; }
+rss_warm=$(hwm)
 cold=$(rps "$base$report" -s "$work/cold.lua")
+rss_cold=$(hwm)
 echo "nginx gzip_static: $nginx_rps req/s; warm report: $warm req/s; cold report: $cold req/s"
 echo
 echo "| page | req/s | one request (ms) | ratio | goal |"
@@ -125,9 +128,10 @@ for p in /leaderboard /runs "$hardware" "$model" /; do
 	r=$(rps "$base$p")
 	echo "| \`$p\` ÷ warm report | $r | $(one "$base$p") | $(ratio "$r" "$warm") | ≥ 0.5 |"
 done
+rss_pages=$(hwm)
 if [ -n "${UPLOADLOAD:-}" ] || [ -d scripts/uploadload ]; then
 	echo
 	go run ./scripts/uploadload -url "$base" -clients 4 -uploads "$((UPLOADS / 4))" | head -1
 fi
 echo
-echo "server peak RSS: $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status")"
+echo "server peak RSS: $(hwm) (after the warm report $rss_warm, the cold $rss_cold, the other pages $rss_pages)"
