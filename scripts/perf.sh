@@ -115,7 +115,10 @@ for _ in $(seq "$ROUNDS"); do
 	n=$(rps "http://$NGINX_ADDR/report.html"); [ "$n" -gt "$nginx_rps" ] && nginx_rps=$n
 	w=$(rps "$base$report"); [ "$w" -gt "$warm" ] && warm=$w
 done
+hwm() { awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status"; }
+rss_warm=$(hwm)
 cold=$(rps "$base$report" -s "$work/cold.lua")
+rss_cold=$(hwm)
 echo "nginx gzip_static: $nginx_rps req/s; warm report: $warm req/s; cold report: $cold req/s"
 echo
 echo "| page | req/s | one request (ms) | ratio | goal |"
@@ -126,6 +129,7 @@ for p in /leaderboard /runs "$hardware" "$model" /; do
 	r=$(rps "$base$p")
 	echo "| \`$p\` ÷ warm report | $r | $(one "$base$p") | $(ratio "$r" "$warm") | ≥ 0.5 |"
 done
+rss_pages=$(hwm)
 # Uploads: the API against raw pgx inserts of the same documents into
 # scratch tables of the same shape (uploadload -baseline), alternating.
 last=$(go run ./scripts/uploadload -url "$base" -clients 4 -uploads "$((UPLOADS / 4))" -baseline -rounds 2 | tail -1)
@@ -133,4 +137,4 @@ api=$(printf '%s' "$last" | sed -n 's/.*API: \([0-9]*\) uploads.*/\1/p')
 raw=$(printf '%s' "$last" | sed -n 's/raw pgx baseline: \([0-9]*\) runs.*/\1/p')
 echo "| API uploads, 4 clients ÷ raw pgx ($raw runs/s) | $api/s | | $(ratio "$api" "$raw") | ≥ 0.5 |"
 echo
-echo "server peak RSS: $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status")"
+echo "server peak RSS: $(hwm) (after the warm report $rss_warm, the cold $rss_cold, the other pages $rss_pages)"

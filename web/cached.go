@@ -31,14 +31,16 @@ func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 			return
 		}
-		key := s.pageKey(r)
+		var kb [256]byte
+		keyBytes := s.appendPageKey(kb[:0], r)
 		st := s.gens.stampOf(scope, r)
-		old, ok := s.pages.get(key)
+		old, ok := s.pages.getBytes(keyBytes)
 		if ok && old.stamp == st {
 			s.metrics.cache("hit")
 			_ = s.servePage(w, r, old)
 			return
 		}
+		key := string(keyBytes)
 		s.metrics.cache("miss")
 		v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
 			return s.fill(w, r, h, key, st, old != nil), nil

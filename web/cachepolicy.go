@@ -12,7 +12,7 @@ import (
 )
 
 // This file is the page cache's policy, in one place: which pages are
-// kept as bytes (cachedRoutes), what names one (pageKey), and what makes
+// kept as bytes (cachedRoutes), what names one (appendPageKey), and what makes
 // a kept page stale (generations, renewed from store.Change).
 
 // pageScope says which changes make a cached page stale.
@@ -59,25 +59,47 @@ var cachedRoutes = map[string]pageScope{
 // cacheable reports whether this request of a cached route may be kept:
 // later pages of a list (?after=) are many and seldom read twice.
 func cacheable(r *http.Request) bool {
-	return r.URL.Query().Get("after") == ""
+	return queryValue(r, "after") == ""
 }
 
-// pageKey names one cached answer: everything the bytes depend on. Pages
+// queryValue is r.URL.Query().Get(key) without parsing a query that
+// cannot hold key (no "key" and no %-escape that could spell it): a warm
+// hit asks for ?after= and ?lang= and would otherwise parse the query
+// into a map for each.
+func queryValue(r *http.Request, key string) string {
+	q := r.URL.RawQuery
+	if q == "" || (!strings.Contains(q, key) && !strings.Contains(q, "%")) {
+		return ""
+	}
+	return r.URL.Query().Get(key)
+}
+
+// appendPageKey names one cached answer: everything the bytes depend on. Pages
 // are built from the path and query alone, in the reader's language, with
 // links on the site's origin (part of the key, so a forged Host cannot
 // poison what others get). The build is not in it: a process serves one.
-func (s *Server) pageKey(r *http.Request) string {
+//
+// It appends the key to b: a hit looks its page up with the key in a
+// buffer on the stack and makes no string of it.
+func (s *Server) appendPageKey(b []byte, r *http.Request) []byte {
 	l := i18n.FromContext(r.Context())
-	var b strings.Builder
-	b.Grow(len(r.URL.Path) + len(r.URL.RawQuery) + 48)
-	b.WriteString(s.origin(r))
-	b.WriteByte(' ')
-	b.WriteString(l.Lang())
-	b.WriteByte(' ')
-	b.WriteString(r.URL.Path)
-	b.WriteByte('?')
-	b.WriteString(r.URL.RawQuery)
-	return b.String()
+	if s.baseURL != "" {
+		b = append(b, s.baseURL...)
+	} else {
+		// As origin writes it, without making the string.
+		if r.TLS != nil {
+			b = append(b, "https://"...)
+		} else {
+			b = append(b, "http://"...)
+		}
+		b = append(b, r.Host...)
+	}
+	b = append(b, ' ')
+	b = append(b, l.Lang()...)
+	b = append(b, ' ')
+	b = append(b, r.URL.Path...)
+	b = append(b, '?')
+	return append(b, r.URL.RawQuery...)
 }
 
 // stamp is what a cached page was built from; the page is fresh while the

@@ -29,8 +29,21 @@ func newLRU[V any](maxBytes int, sizer func(V) int) *lru[V] {
 func (c *lru[V]) get(key string) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.items[key]
-	if !ok {
+	return c.use(c.items[key])
+}
+
+// getBytes is get with the key as bytes, which the map lookup reads
+// without making a string of them.
+func (c *lru[V]) getBytes(key []byte) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.use(c.items[string(key)])
+}
+
+// use returns e's value and makes it the most recently used; e is nil
+// when the key is not kept. c.mu is held.
+func (c *lru[V]) use(e *list.Element) (V, bool) {
+	if e == nil {
 		var zero V
 		return zero, false
 	}

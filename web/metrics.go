@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -30,6 +31,10 @@ type Metrics struct {
 	ingests       *prometheus.CounterVec
 	changes       *prometheus.CounterVec
 	notifications prometheus.Counter
+
+	series       sync.Map // requestKey → requestSeries
+	outcomesOnce sync.Once
+	outcomes     map[string]prometheus.Counter // cacheEvents by outcome
 }
 
 // NewMetrics makes the counters, with Go's runtime and process collectors.
@@ -84,7 +89,21 @@ func (m *Metrics) watchCache(c *pageCache) {
 			func() float64 { n, _ := c.stats(); return float64(n) }))
 }
 
-func (m *Metrics) cache(outcome string) { m.cacheEvents.WithLabelValues(outcome).Inc() }
+func (m *Metrics) cache(outcome string) {
+	// The three outcomes' counters are looked up once: a hit is counted on
+	// every warm request, and a label lookup hashes its values each time.
+	m.outcomesOnce.Do(func() {
+		m.outcomes = map[string]prometheus.Counter{}
+		for _, o := range []string{"hit", "miss", "stale"} {
+			m.outcomes[o] = m.cacheEvents.WithLabelValues(o)
+		}
+	})
+	if c, ok := m.outcomes[outcome]; ok {
+		c.Inc()
+		return
+	}
+	m.cacheEvents.WithLabelValues(outcome).Inc()
+}
 
 func (m *Metrics) change(c store.Change) {
 	origin, kind := "local", "site"
@@ -110,9 +129,36 @@ func (m *Metrics) instrument(next http.Handler) http.Handler {
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 			route = rc.RoutePattern()
 		}
-		m.requests.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(ww.Status())).Inc()
-		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		sr := m.seriesOf(route, methodLabel(r.Method), ww.Status())
+		sr.count.Inc()
+		sr.latency.Observe(time.Since(start).Seconds())
 	})
+}
+
+// requestKey names one request counter; the label set is small (route
+// patterns, known methods, statuses), so its series are kept.
+type requestKey struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
+}
+
+// seriesOf is the counter and histogram of one kind of request, looked up
+// by label values once: every request is counted, and a lookup by values
+// hashes them and formats the status each time.
+func (m *Metrics) seriesOf(route, method string, status int) requestSeries {
+	k := requestKey{route, method, status}
+	if sr, ok := m.series.Load(k); ok {
+		return sr.(requestSeries)
+	}
+	sr := requestSeries{count: m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+		latency: m.latency.WithLabelValues(route)}
+	m.series.Store(k, sr)
+	return sr
 }
 
 // ingest runs an upload through ingest.Ingest and counts its outcome.

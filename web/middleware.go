@@ -18,7 +18,7 @@ const langCookie = "lang"
 // chose the language, so no cache serves one language to another reader.
 func (s *Server) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		query := r.URL.Query().Get("lang")
+		query := queryValue(r, "lang")
 		cookie := ""
 		if c, err := r.Cookie(langCookie); err == nil {
 			cookie = c.Value

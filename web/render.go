@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"net/http"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -13,8 +14,9 @@ import (
 // render writes a page: rendered into a buffer first, so a failed render is a
 // clean 500 rather than half a page.
 func render(w http.ResponseWriter, r *http.Request, status int, page templ.Component) error {
-	var buf bytes.Buffer
-	if err := page.Render(r.Context(), &buf); err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := page.Render(r.Context(), buf); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -46,4 +48,23 @@ func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, status i
 		s.log.Error("error page", "err", err)
 		http.Error(w, http.StatusText(status), status)
 	}
+}
+
+// renderBuffers keep the buffers pages are rendered into: a report is
+// about 50 KB, which a fresh buffer reaches by doubling a dozen times,
+// copying as it goes. A writer must not keep what it is given (io.Writer),
+// so a buffer is free again once its bytes are written.
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer keeps an unusually large page's buffer out of the pool.
+const maxPooledBuffer = 1 << 20
+
+func getBuffer() *bytes.Buffer { return renderBuffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > maxPooledBuffer {
+		return
+	}
+	b.Reset()
+	renderBuffers.Put(b)
 }

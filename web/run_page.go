@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 
@@ -44,10 +43,11 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	if historyURL != "" {
 		view.HistoryURL, view.HistoryText = historyURL, l.T("history.link", map[string]any{"Engine": run.Engine.Name})
 	}
-	var buf bytes.Buffer
+	buf := getBuffer()
+	defer putBuffer(buf)
 	b := templates.NewBase(l, origin, page, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
-	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanelOf(view, run, l, origin)).Render(ctx, &buf); err != nil {
+	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanelOf(view, run, l, origin)).Render(ctx, buf); err != nil {
 		return err
 	}
 	return writeBody(w, "text/html; charset=utf-8", buf.Bytes())

@@ -29,21 +29,36 @@ const hstsMaxAge = "max-age=63072000; includeSubDomains"
 // origin is https (BASE_URL), since only then does every reader come over
 // TLS.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	hsts := strings.HasPrefix(s.baseURL, "https://")
+	set := []struct {
+		key   string
+		value []string
+	}{
+		{"Content-Security-Policy", fixed(contentSecurityPolicy)},
+		{"X-Content-Type-Options", fixed("nosniff")},
+		{"X-Frame-Options", fixed("DENY")},
+		{"Referrer-Policy", fixed("strict-origin-when-cross-origin")},
+		{"Permissions-Policy", fixed("camera=(), microphone=(), geolocation=(), payment=(), usb=()")},
+		{"Cross-Origin-Opener-Policy", fixed("same-origin")},
+	}
+	if strings.HasPrefix(s.baseURL, "https://") {
+		set = append(set, struct {
+			key   string
+			value []string
+		}{"Strict-Transport-Security", fixed(hstsMaxAge)})
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if hsts {
-			h.Set("Strict-Transport-Security", hstsMaxAge)
+		for _, kv := range set {
+			h[kv.key] = kv.value // canonical keys; no value slice made per request
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// fixed is a header value shared by every answer: its capacity is its
+// length, so an Add on one answer copies it instead of writing into the
+// others' (and Set, Del replace it).
+func fixed(v string) []string { return []string{v}[:1:1] }
 
 // allowFraming opens an answer to framing by any site: the policy's
 // frame-ancestors becomes *, and X-Frame-Options, which has no "any"

@@ -26,6 +26,7 @@ const shutdownGrace = 15 * time.Second
 // serve runs the site until ctx is cancelled (a signal), then finishes
 // in-flight requests and stops the private cluster cleanly.
 func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
+	setMemoryLimit() // first: opening the database and deriving stale runs allocate too
 	bundle, err := i18n.Default()
 	if err != nil {
 		return err
@@ -52,7 +53,6 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		}
 	}()
 	defer func() { <-rederived }()
-	setMemoryLimit()
 	metrics := web.NewMetrics()
 	stopListening := listenForChanges(ctx, db, metrics)
 	defer stopListening()

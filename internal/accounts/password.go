@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -77,12 +78,19 @@ func CheckPassword(hash, password string) (bool, error) {
 
 // dummyHash is checked against when an e-mail address names nobody, so a
 // sign-in takes as long for an unknown address as for a wrong password and
-// the time taken does not tell which addresses have accounts.
-var dummyHash, _ = HashPassword("not anybody's password")
+// the time taken does not tell which addresses have accounts. It is made
+// on first use, not when the program starts: an argon2id hash takes its
+// 64 MiB of memory, which at start-up, before serve sets the heap limit,
+// was the server's peak RSS, and most processes (import, migrate) never
+// check a password.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := HashPassword("not anybody's password")
+	return h
+})
 
 // CheckNobody spends the time a CheckPassword would and reports false.
 func CheckNobody(password string) bool {
-	_, _ = CheckPassword(dummyHash, password)
+	_, _ = CheckPassword(dummyHash(), password)
 	return false
 }
 

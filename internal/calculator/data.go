@@ -63,11 +63,13 @@ type Model struct {
 type Tables struct {
 	GPUs   []GPU
 	Models []Model
-	// byBase is the first model of Models by the base-model slug of its
-	// ID or of an alias (catalog.Model), so that ModelByID's fallback is a
-	// lookup, not a regular expression per model and alias per upload.
-	// Tables built without Data have none and search instead.
-	byBase map[string]int
+
+	// bases maps the catalog's base-model slug of every model row's id and
+	// aliases to the first row naming it (ModelByID's fallback), made on
+	// first use: a report asks for its model several times per page, and
+	// catalog.Model is a few regular expressions per name.
+	basesOnce sync.Once
+	bases     map[string]int
 }
 
 // Data is the embedded tables, read once.
@@ -88,16 +90,6 @@ var Data = sync.OnceValues(func() (*Tables, error) {
 			return nil, fmt.Errorf("data/models.json %s: %w", t.Models[i].ID, err)
 		}
 		t.Models[i].Arch = a
-	}
-	t.byBase = map[string]int{}
-	for i, m := range t.Models {
-		for _, name := range append([]string{m.ID}, m.Aliases...) {
-			if _, base := catalog.Model(name); base.Slug != "" {
-				if _, seen := t.byBase[base.Slug]; !seen {
-					t.byBase[base.Slug] = i
-				}
-			}
-		}
 	}
 	return t, nil
 })
@@ -138,21 +130,27 @@ func (t *Tables) ModelByID(id string) (Model, bool) {
 	if want.Slug == "" {
 		return Model{}, false
 	}
-	if t.byBase != nil {
-		i, ok := t.byBase[want.Slug]
-		if !ok {
-			return Model{}, false
-		}
+	if i, ok := t.baseIndex()[want.Slug]; ok {
 		return t.Models[i], true
 	}
-	for _, m := range t.Models {
-		for _, name := range append([]string{m.ID}, m.Aliases...) {
-			if _, base := catalog.Model(name); base.Slug == want.Slug {
-				return m, true
+	return Model{}, false
+}
+
+// baseIndex is bases, made once: the tables never change after Data.
+func (t *Tables) baseIndex() map[string]int {
+	t.basesOnce.Do(func() {
+		t.bases = map[string]int{}
+		for i, m := range t.Models {
+			for _, name := range append([]string{m.ID}, m.Aliases...) {
+				if _, base := catalog.Model(name); base.Slug != "" {
+					if _, seen := t.bases[base.Slug]; !seen {
+						t.bases[base.Slug] = i
+					}
+				}
 			}
 		}
-	}
-	return Model{}, false
+	})
+	return t.bases
 }
 
 func containsFold(list []string, s string) bool {

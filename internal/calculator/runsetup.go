@@ -232,8 +232,11 @@ func CellContext(c *run.DecodeCell) int {
 
 // Flags are the run's plausibility flags: FlagAboveBound when any valid
 // or queued cell is above the optimistic bound.
-func Flags(r *run.Run) []string {
-	s := ForRun(r)
+func Flags(r *run.Run) []string { return ForRun(r).Flags(r) }
+
+// Flags is the package's Flags for a caller that has read the run's
+// setup already (the report page), so it is not read twice.
+func (s RunSetup) Flags(r *run.Run) []string {
 	for i := range r.Decode {
 		c := &r.Decode[i]
 		if (c.Status == run.Valid || c.Status == run.Queued) && c.TotalTPS != nil &&

@@ -45,22 +45,26 @@ var Languages = []Language{
 type Bundle struct {
 	b       *goi18n.Bundle
 	numbers map[string]Numbers // of each of Languages, read once
+	phrases map[string]phrases // of each of Languages, compiled once (phrase.go)
 }
 
 // NewBundle parses one "<tag>.toml" per entry of Languages from fsys.
 func NewBundle(fsys fs.FS) (*Bundle, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	compiled := map[string]phrases{}
 	for _, l := range Languages {
-		if _, err := b.LoadMessageFileFS(fsys, path.Clean(l.Tag+".toml")); err != nil {
+		f, err := b.LoadMessageFileFS(fsys, path.Clean(l.Tag+".toml"))
+		if err != nil {
 			return nil, fmt.Errorf("i18n: load %s: %w", l.Tag, err)
 		}
+		compiled[l.Tag] = newPhrases(f.Messages)
 	}
 	numbers := map[string]Numbers{}
 	for _, l := range Languages {
 		numbers[l.Tag] = NewNumbers(language.Make(l.Tag))
 	}
-	return &Bundle{b: b, numbers: numbers}, nil
+	return &Bundle{b: b, numbers: numbers, phrases: compiled}, nil
 }
 
 // defaultBundle parses the embedded locales on first use, once per process.

@@ -15,6 +15,7 @@ type Localizer struct {
 	// loc is made on first use: a page served from the cache needs only
 	// the language's tag, and making one parses tags each time.
 	bundle  *goi18n.Bundle
+	phrases phrases // the language's compiled messages, shared (phrase.go)
 	locOnce sync.Once
 	loc     *goi18n.Localizer
 
@@ -30,7 +31,7 @@ func newLocalizer(b *Bundle, tag string) *Localizer {
 	if !ok {
 		n = NewNumbers(language.Make(tag))
 	}
-	return &Localizer{Numbers: n, lang: tag, bundle: b.b}
+	return &Localizer{Numbers: n, lang: tag, bundle: b.b, phrases: b.phrases[tag]}
 }
 
 // Lang returns the localizer's tag, as used in <html lang>.
@@ -40,6 +41,13 @@ func (l *Localizer) Lang() string { return l.lang }
 // A missing id is returned as is (and recorded, see Missing): a page with
 // one raw id beats a 500.
 func (l *Localizer) T(id string, data map[string]any) string {
+	if l != nil {
+		if p := l.phrases[id]; p != nil {
+			if s, ok := p.fill(data); ok {
+				return s
+			}
+		}
+	}
 	if data != nil || l == nil {
 		return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
 	}

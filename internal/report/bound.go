@@ -63,7 +63,7 @@ func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) BoundView {
 		gpu = l.T("unit.count_x", map[string]any{"V": l.Int(int64(s.Count))}) + gpu
 	}
 	v.Setup = strings.Join([]string{gpu, s.Model.ID, formats, l.T("bound.no_spec", nil)}, l.T("common.dot_sep", nil))
-	v.Median = MedianLine(r, l)
+	v.Median = medianLine(r, l, s)
 	return v
 }
 
@@ -81,7 +81,11 @@ func flagBadge(l *i18n.Localizer, flags []string) []Badge {
 // decode bound, over 17 cells"), empty when no cell has one: the report's
 // line, for the exports.
 func MedianLine(r *run.Run, l *i18n.Localizer) string {
-	s := calculator.ForRun(r)
+	return medianLine(r, l, calculator.ForRun(r))
+}
+
+// medianLine is MedianLine of a run whose setup s is read already.
+func medianLine(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) string {
 	if m, n := s.MedianEfficiency(r); n > 0 {
 		return l.N("bound.median", n, map[string]any{"V": FormatEfficiency(l, m)})
 	}
