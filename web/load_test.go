@@ -109,7 +109,9 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// loadClient is one client: it goes round loadKinds until the deadline.
+// loadClient is one client: it goes round loadKinds until the deadline,
+// and at least once whole, so that on a slow machine every client still
+// makes three uploads, one of them a repeat.
 // Its uploads are its own documents (client and count in the timestamp's
 // fraction), so it knows which answer each deserves.
 func loadClient(s *site, client *http.Client, ls *loadStats, c int, seed string, sample []byte, at int, deadline time.Time) {
@@ -117,7 +119,7 @@ func loadClient(s *site, client *http.Client, ls *loadStats, c int, seed string,
 	var mine []string    // ids of this client's runs, oldest first
 	var last, doc []byte // the last document stored, the one being sent
 	uploads := 0
-	for i := 0; time.Now().Before(deadline); i++ {
+	for i := 0; i < len(loadKinds) || time.Now().Before(deadline); i++ {
 		kind := loadKinds[(i+c)%len(loadKinds)]
 		if kind == "upload" {
 			if uploads++; uploads%3 == 2 {
