@@ -96,6 +96,7 @@ func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, err
 		return nil
 	})
 	if err == nil && (c.Site || c.Reset || len(c.Runs) > 0) {
+		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
 		s.publish(c)
 	}
 	return err

@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Reads of public pages and the API may go to a streaming replica
+// (DATABASE_READ_URL); everything else stays on the primary: writes and
+// the reads inside them, accounts and sessions, drafts, LISTEN, and any
+// read under OnPrimary. Which pool a read takes is decided here alone, in
+// Store.reader; the methods of public pages ask s.public, all others
+// s.pool.
+//
+// The rule that keeps a replica's lag invisible:
+//
+//   - The store keeps seen, the newest WAL position of the primary it knows
+//     a change to be at or before: the primary's insert position read when
+//     the store opens, after each of this process's own committed changes,
+//     on each notification of another's change, and when the listening
+//     connection (re)connects. It is learnt before the change is published
+//     to the OnChange hooks, so a page cache that renews its generations has
+//     raised seen first, and a page rebuilt for the new generation needs
+//     the change replayed.
+//   - A read goes to the replica only when the replica has replayed up to
+//     seen (pg_last_wal_replay_lsn() ≥ seen); else to the primary. Replay
+//     only moves forward, so a replay position read a moment ago is a lower
+//     bound of today's: it is re-read at most every replayRecheck, and only
+//     while it is behind what a read needs.
+//   - A replica that does not answer is left alone for replicaDownFor;
+//     reads go to the primary meanwhile.
+//   - A read that fails on the replica, "not found" included (a run
+//     another instance just stored, before this one heard of it), is asked
+//     again of the primary.
+//
+// So the instance that answered 201 shows the new run at once (its own
+// commit raised seen), and an instance that hears of a change never keeps
+// a page built from a replica that has not replayed it. The primary's
+// insert position is past the change's commit record whatever
+// synchronous_commit says. DATABASE_READ_URL must name one replica, not a
+// balancer over several: their replay positions are not one sequence.
+
+// replayRecheck is how long a replay position read on the replica is
+// trusted before it is read again, when a read needs a newer one.
+const replayRecheck = 5 * time.Millisecond
+
+// replicaDownFor is how long a replica that failed is left alone.
+const replicaDownFor = time.Second
+
+// replicaCheckTimeout bounds the replay position's query, so a replica
+// that hangs delays a read by at most this much.
+const replicaCheckTimeout = 250 * time.Millisecond
+
+// unknownLSN is seen when a change's position could not be read: every
+// read goes to the primary until the listening connection resynchronises.
+const unknownLSN = ^uint64(0)
+
+// replica is the read pool and what the store knows of its replay.
+type replica struct {
+	pool *pgxpool.Pool
+
+	mu        sync.Mutex
+	replayed  uint64    // newest pg_last_wal_replay_lsn() read
+	checked   time.Time // when it was read
+	downUntil time.Time
+
+	stats readCounters
+}
+
+// readCounters count where reads went and why.
+type readCounters struct {
+	replica, caughtUp, behind, down, retried atomic.Uint64
+}
+
+// ReadStats count the public reads by where they went: Replica, or the
+// primary because the replica was Behind the newest change seen or Down;
+// Retried are reads that failed on the replica and were asked again of the
+// primary. Primary is the reads routed to the primary without a replica,
+// or under OnPrimary.
+type ReadStats struct {
+	Replica, Behind, Down, Retried, Primary uint64
+}
+
+// ReadStats reports the counts of public reads, for metrics.
+func (s *Store) ReadStats() ReadStats {
+	st := ReadStats{Primary: s.primaryReads.Load()}
+	if r := s.read; r != nil {
+		st.Replica, st.Behind = r.stats.replica.Load(), r.stats.behind.Load()
+		st.Down, st.Retried = r.stats.down.Load(), r.stats.retried.Load()
+	}
+	return st
+}
+
+// HasReplica reports whether reads may go to a replica.
+func (s *Store) HasReplica() bool { return s.read != nil }
+
+type primaryKey struct{}
+
+// OnPrimary returns a context whose reads all go to the primary: account
+// pages, forms, and reads whose answer leads to a write.
+func OnPrimary(ctx context.Context) context.Context {
+	return context.WithValue(ctx, primaryKey{}, true)
+}
+
+// reader is the pool a public read takes now, and whether it is the
+// replica (package comment above).
+func (s *Store) reader(ctx context.Context) (*pgxpool.Pool, bool) {
+	r := s.read
+	if r == nil || ctx.Value(primaryKey{}) != nil {
+		s.primaryReads.Add(1)
+		return s.pool, false
+	}
+	if r.caughtUp(ctx, s.seen.v.Load()) {
+		r.stats.replica.Add(1)
+		return r.pool, true
+	}
+	return s.pool, false
+}
+
+// caughtUp reports whether the replica has replayed up to need, reading
+// its replay position again when the one known is older than
+// replayRecheck and behind need.
+func (r *replica) caughtUp(ctx context.Context, need uint64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	switch {
+	case now.Before(r.downUntil):
+		r.stats.down.Add(1)
+		return false
+	case r.replayed >= need:
+		return true
+	case now.Sub(r.checked) < replayRecheck:
+		r.stats.behind.Add(1)
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, replicaCheckTimeout)
+	defer cancel()
+	var lsn uint64
+	err := r.pool.QueryRow(ctx, `SELECT COALESCE(pg_last_wal_replay_lsn() - '0/0', 0)::bigint`).Scan(&lsn)
+	r.checked = time.Now()
+	if err != nil {
+		if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.downUntil = r.checked.Add(replicaDownFor)
+		}
+		r.stats.down.Add(1)
+		return false
+	}
+	r.replayed = max(r.replayed, lsn)
+	if r.replayed >= need {
+		return true
+	}
+	r.stats.behind.Add(1)
+	return false
+}
+
+// failed tells whether a read that failed on the replica with err is to be
+// asked again of the primary, and marks the replica down when err says it
+// cannot be reached.
+func (r *replica) failed(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	if IsUnavailable(err) {
+		r.mu.Lock()
+		r.downUntil = time.Now().Add(replicaDownFor)
+		r.mu.Unlock()
+	}
+	r.stats.retried.Add(1)
+	return true
+}
+
+// seenLSN is the newest position of the primary the store knows a change
+// to be at or before; unknownLSN while a change's could not be read.
+type seenLSN struct {
+	v       atomic.Uint64 // read by every routed read, without the lock
+	mu      sync.Mutex    // orders the writes
+	unknown uint64        // how many times v was set to unknownLSN
+}
+
+// learn raises v to lsn, a position of the primary read after a change
+// committed; a failed read (ok false) sets it to unknownLSN, so that every
+// read goes to the primary until the next resync.
+func (p *seenLSN) learn(lsn uint64, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case !ok:
+		p.v.Store(unknownLSN)
+		p.unknown++
+	case lsn > p.v.Load():
+		p.v.Store(lsn)
+	}
+}
+
+// resync sets v from read, a position read when nothing can have been
+// missed before it (the store opening, the listener connecting). It
+// clears unknownLSN unless a change's position was lost while reading:
+// that change may be past what was read.
+func (p *seenLSN) resync(read func() (uint64, error)) error {
+	p.mu.Lock()
+	before := p.unknown
+	p.mu.Unlock()
+	lsn, err := read()
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if v := p.v.Load(); (v == unknownLSN && p.unknown == before) || (v != unknownLSN && lsn > v) {
+		p.v.Store(lsn)
+	}
+	return nil
+}
+
+// rowQuerier is a pool, a connection or a transaction.
+type rowQuerier interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}
+
+// primaryLSN reads the primary's WAL insert position on q.
+func primaryLSN(ctx context.Context, q rowQuerier) (uint64, error) {
+	var lsn uint64
+	err := q.QueryRow(ctx, `SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint`).Scan(&lsn)
+	return lsn, err
+}
+
+// learnAfter learns the primary's position after a change committed,
+// reading it on q (the primary). Without a replica no read depends on it.
+func (s *Store) learnAfter(ctx context.Context, q rowQuerier) {
+	if s.read == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	lsn, err := primaryLSN(ctx, q)
+	s.seen.learn(lsn, err == nil)
+}
+
+// resync reads the primary's position on q when the store opens and each
+// time the listener (re)connects: the store then knows of every change
+// committed before.
+func (s *Store) resync(ctx context.Context, q rowQuerier) error {
+	if s.read == nil {
+		return nil
+	}
+	return s.seen.resync(func() (uint64, error) { return primaryLSN(ctx, q) })
+}
