@@ -34,7 +34,7 @@ func NewReplicated(t testing.TB) *Replicated {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) }) // last: after both servers stop
+	t.Cleanup(func() { os.RemoveAll(dir) })      // last: after both servers stop
 	if err := os.Chmod(dir, 0o755); err != nil { // the two data folders inside are private
 		t.Fatal(err)
 	}

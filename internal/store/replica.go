@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,8 +30,8 @@ import (
 //   - A read goes to the replica only when the replica has replayed up to
 //     seen (pg_last_wal_replay_lsn() ≥ seen); else to the primary. Replay
 //     only moves forward, so a replay position read a moment ago is a lower
-//     bound of today's: it is re-read at most every replayRecheck, and only
-//     while it is behind what a read needs.
+//     bound of the replica's position now: it is read again only while it is
+//     behind what a read needs, and then at most every replayRecheck.
 //   - A replica that does not answer is left alone for replicaDownFor;
 //     reads go to the primary meanwhile.
 //   - A read that fails on the replica, "not found" included (a run
@@ -46,8 +45,8 @@ import (
 // synchronous_commit says. DATABASE_READ_URL must name one replica, not a
 // balancer over several: their replay positions are not one sequence.
 
-// replayRecheck is how long a replay position read on the replica is
-// trusted before it is read again, when a read needs a newer one.
+// replayRecheck is how often at most the replay position is read again
+// while the one known is behind what reads need.
 const replayRecheck = 5 * time.Millisecond
 
 // replicaDownFor is how long a replica that failed is left alone.
@@ -69,6 +68,7 @@ type replica struct {
 	replayed  uint64    // newest pg_last_wal_replay_lsn() read
 	checked   time.Time // when it was read
 	downUntil time.Time
+	checking  bool // a read of replayed is under way
 
 	stats readCounters
 }
@@ -124,29 +124,33 @@ func (s *Store) reader(ctx context.Context) (*pgxpool.Pool, bool) {
 }
 
 // caughtUp reports whether the replica has replayed up to need, reading
-// its replay position again when the one known is older than
-// replayRecheck and behind need.
+// its replay position again when the one known is behind need and older
+// than replayRecheck. One read checks at a time; the others meanwhile go
+// to the primary rather than wait.
 func (r *replica) caughtUp(ctx context.Context, need uint64) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	now := time.Now()
 	switch {
 	case now.Before(r.downUntil):
+		r.mu.Unlock()
 		r.stats.down.Add(1)
 		return false
 	case r.replayed >= need:
+		r.mu.Unlock()
 		return true
-	case now.Sub(r.checked) < replayRecheck:
+	case r.checking || now.Sub(r.checked) < replayRecheck:
+		r.mu.Unlock()
 		r.stats.behind.Add(1)
 		return false
 	}
-	ctx, cancel := context.WithTimeout(ctx, replicaCheckTimeout)
-	defer cancel()
-	var lsn uint64
-	err := r.pool.QueryRow(ctx, `SELECT COALESCE(pg_last_wal_replay_lsn() - '0/0', 0)::bigint`).Scan(&lsn)
-	r.checked = time.Now()
+	r.checking = true
+	r.mu.Unlock()
+	lsn, err := r.replayLSN(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.checking, r.checked = false, time.Now()
 	if err != nil {
-		if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if ctx.Err() == nil { // else the reader left, and the replica may be fine
 			r.downUntil = r.checked.Add(replicaDownFor)
 		}
 		r.stats.down.Add(1)
@@ -158,6 +162,16 @@ func (r *replica) caughtUp(ctx context.Context, need uint64) bool {
 	}
 	r.stats.behind.Add(1)
 	return false
+}
+
+// replayLSN reads how far the replica has replayed, within
+// replicaCheckTimeout.
+func (r *replica) replayLSN(ctx context.Context) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, replicaCheckTimeout)
+	defer cancel()
+	var lsn uint64
+	err := r.pool.QueryRow(ctx, `SELECT COALESCE(pg_last_wal_replay_lsn() - '0/0', 0)::bigint`).Scan(&lsn)
+	return lsn, err
 }
 
 // failed tells whether a read that failed on the replica with err is to be
