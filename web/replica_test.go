@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/web"
 )
 
 // TestReplicaInstances: two servers reading from a streaming replica
@@ -107,10 +110,30 @@ func waitReplica(t *testing.T, rep *dbtest.Replicated) {
 		}
 		return n
 	}
-	target := lsn(rep.URL, "SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint")
+	target := lsn(rep.URL, "SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint")
 	if _, ok := within(5*time.Second, func() bool {
 		return lsn(rep.ReadURL, "SELECT (pg_last_wal_replay_lsn() - '0/0')::bigint") >= target
 	}); !ok {
 		t.Fatal("the replica did not catch up within 5 s")
+	}
+}
+
+// TestMetricsReads: where the store's reads went is one counter, by the
+// database that answered and why.
+func TestMetricsReads(t *testing.T) {
+	m := web.NewMetrics()
+	m.WatchReads(func() store.ReadStats { return store.ReadStats{Replica: 7, Behind: 2, Down: 1, Retried: 3, Primary: 5} })
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{
+		`speedmatrix_db_reads_total{reason="caught_up",target="replica"} 7`,
+		`speedmatrix_db_reads_total{reason="behind",target="primary"} 2`,
+		`speedmatrix_db_reads_total{reason="down",target="primary"} 1`,
+		`speedmatrix_db_reads_total{reason="retried",target="primary"} 3`,
+		`speedmatrix_db_reads_total{reason="primary_only",target="primary"} 5`,
+	} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }

@@ -64,8 +64,9 @@ func (s *Store) publish(c Change) {
 
 // announce sends c on the channel inside tx, so other instances hear of it
 // exactly when it commits (PostgreSQL delivers notifications on commit and
-// drops them on rollback).
-func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
+// drops them on rollback). With flushed set, the commit flushes the WAL
+// before it returns (replica.go).
+func announce(ctx context.Context, tx pgx.Tx, c Change, from string, flushed bool) error {
 	c.From = from
 	payload, err := json.Marshal(c)
 	if err != nil {
@@ -74,7 +75,11 @@ func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
 	if len(payload) > maxPayload {
 		payload, _ = json.Marshal(Change{Reset: true, From: from})
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, ChangesChannel, string(payload)); err != nil {
+	sql := `SELECT pg_notify($1, $2)`
+	if flushed {
+		sql += `, ` + commitFlushedSQL
+	}
+	if _, err := tx.Exec(ctx, sql, ChangesChannel, string(payload)); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
@@ -91,7 +96,7 @@ func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, err
 			return err
 		}
 		if c.Site || c.Reset || len(c.Runs) > 0 {
-			return announce(ctx, tx, c, s.name)
+			return announce(ctx, tx, c, s.name, s.read != nil)
 		}
 		return nil
 	})

@@ -20,7 +20,7 @@ import (
 // The rule that keeps a replica's lag invisible:
 //
 //   - The store keeps seen, the newest WAL position of the primary it knows
-//     a change to be at or before: the primary's insert position read when
+//     a change to be at or before: the primary's flush position read when
 //     the store opens, after each of this process's own committed changes,
 //     on each notification of another's change, and when the listening
 //     connection (re)connects. It is learnt before the change is published
@@ -40,10 +40,17 @@ import (
 //
 // So the instance that answered 201 shows the new run at once (its own
 // commit raised seen), and an instance that hears of a change never keeps
-// a page built from a replica that has not replayed it. The primary's
-// insert position is past the change's commit record whatever
-// synchronous_commit says. DATABASE_READ_URL must name one replica, not a
-// balancer over several: their replay positions are not one sequence.
+// a page built from a replica that has not replayed it.
+//
+// The position is the primary's WAL flush position
+// (pg_current_wal_flush_lsn()), which is past a change's commit record
+// once the commit has returned, or been announced, only if the commit was
+// flushed: with a replica, a change's transaction is therefore never
+// committed with synchronous_commit off (commitFlushedSQL). The insert
+// position would be past it anyway, but records nothing flushes (pruning
+// done by reads) can keep it ahead of anything a replica ever replays.
+// DATABASE_READ_URL must name one replica, not a balancer over several:
+// their replay positions are not one sequence.
 
 // replayRecheck is how often at most the replay position is read again
 // while the one known is behind what reads need.
@@ -238,12 +245,19 @@ type rowQuerier interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }
 
-// primaryLSN reads the primary's WAL insert position on q.
+// primaryLSN reads the primary's WAL flush position on q.
 func primaryLSN(ctx context.Context, q rowQuerier) (uint64, error) {
 	var lsn uint64
-	err := q.QueryRow(ctx, `SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint`).Scan(&lsn)
+	err := q.QueryRow(ctx, `SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint`).Scan(&lsn)
 	return lsn, err
 }
+
+// commitFlushedSQL, a column of the statement that announces a change,
+// makes its transaction's commit flush the WAL before it returns, should
+// the session have turned synchronous_commit off: the position read after
+// the commit must be past it.
+const commitFlushedSQL = `CASE WHEN current_setting('synchronous_commit') = 'off'
+    THEN set_config('synchronous_commit', 'local', true) END`
 
 // learnAfter learns the primary's position after a change committed,
 // reading it on q (the primary). Without a replica no read depends on it.

@@ -36,7 +36,7 @@ func replay(t *testing.T, rep *dbtest.Replicated, on bool) {
 // primary has written.
 func waitCaughtUp(t *testing.T, rep *dbtest.Replicated) {
 	t.Helper()
-	target := mustQueryInt(t, rep.URL, "SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint")
+	target := mustQueryInt(t, rep.URL, "SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint")
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if mustQueryInt(t, rep.ReadURL, "SELECT (pg_last_wal_replay_lsn() - '0/0')::bigint") >= target {
 			return
