@@ -59,7 +59,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 // description.
 func (s *Store) GetSource(ctx context.Context, id string) (body []byte, src run.Source, err error) {
 	defer wrap(&err, "GetSource(%q)", id)
-	err = s.public.QueryRow(ctx, `
+	err = s.public().QueryRow(ctx, `
 SELECT b.body, r.source_sha256, r.source_filename, r.source_content_type, r.source_size
 FROM runs r JOIN run_sources b ON b.run_id = r.id
 WHERE r.id = $1 AND NOT r.hidden`, id).Scan(&body, &src.SHA256, &src.Filename, &src.ContentType, &src.Size)
@@ -73,7 +73,7 @@ WHERE r.id = $1 AND NOT r.hidden`, id).Scan(&body, &src.SHA256, &src.Filename, &
 // report page can answer a conditional request with one index lookup.
 func (s *Store) RunRevision(ctx context.Context, id string) (rev int64, err error) {
 	defer wrap(&err, "RunRevision(%q)", id)
-	err = s.public.QueryRow(ctx, `SELECT revision FROM runs WHERE id = $1 AND NOT hidden`, id).Scan(&rev)
+	err = s.public().QueryRow(ctx, `SELECT revision FROM runs WHERE id = $1 AND NOT hidden`, id).Scan(&rev)
 	if err != nil {
 		return 0, notFound(err)
 	}

@@ -12,6 +12,9 @@ import (
 // accounts, sessions and drafts use s.pool, the primary, directly.
 type publicReads struct{ s *Store }
 
+// public is how the methods behind public pages query (publicReads).
+func (s *Store) public() publicReads { return publicReads{s} }
+
 // Query runs a query on the pool reader picks. A replica that cannot take
 // it (down, or refusing) hands it to the primary; an error met later,
 // while reading rows, is the caller's, as on any pool.

@@ -14,7 +14,7 @@ import (
 // (DATABASE_READ_URL); everything else stays on the primary: writes and
 // the reads inside them, accounts and sessions, drafts, LISTEN, and any
 // read under OnPrimary. Which pool a read takes is decided here alone, in
-// Store.reader; the methods of public pages ask s.public, all others
+// Store.reader; the methods of public pages ask s.public(), all others
 // s.pool.
 //
 // The rule that keeps a replica's lag invisible:

@@ -25,8 +25,7 @@ type Store struct {
 	changes changeHooks   // told of every committed change (changes.go)
 	name    string        // this handle's name in its announcements, random
 
-	// Public reads (reads.go) and where they go (replica.go).
-	public       publicReads
+	// Where public reads (reads.go) go (replica.go).
 	read         *replica // nil: every read on the primary
 	seen         seenLSN
 	primaryReads atomic.Uint64
@@ -53,7 +52,6 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 		return nil, err
 	}
 	s := &Store{pool: pool, name: rand.Text()[:12]}
-	s.public = publicReads{s}
 	if readURL == "" {
 		return s, nil
 	}
