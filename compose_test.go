@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
 // TestComposeFile loads docker-compose.yml with compose-go, the loader
@@ -70,6 +71,9 @@ func TestComposeScaleProfile(t *testing.T) {
 		if u := env["DATABASE_URL"]; u == nil || !strings.Contains(*u, "@db:5432/") {
 			t.Errorf("%s DATABASE_URL = %v, want the db service", name, u)
 		}
+		if u := env["DATABASE_READ_URL"]; u == nil || !strings.Contains(*u, "@db-replica:5432/speedmatrix") {
+			t.Errorf("%s DATABASE_READ_URL = %v, want the db-replica service", name, u)
+		}
 		if tp := env["TRUSTED_PROXIES"]; tp == nil || *tp == "" {
 			t.Errorf("%s trusts no proxy", name)
 		}
@@ -80,6 +84,7 @@ func TestComposeScaleProfile(t *testing.T) {
 			t.Errorf("%s publishes %+v; only the proxy should", name, app.Ports)
 		}
 	}
+	checkReplicaService(t, p)
 	proxy, err := p.GetService("proxy")
 	if err != nil {
 		t.Fatal(err)
@@ -104,4 +109,66 @@ func TestComposeScaleProfile(t *testing.T) {
 	if pp, err := plain.LoadProject(context.Background()); err != nil || len(pp.Services) != 2 {
 		t.Errorf("default project: %v services, %v", len(pp.Services), err)
 	}
+}
+
+// checkReplicaService: the scale profile's db-replica is PostgreSQL 15
+// started by deploy/replica-entrypoint.sh from a pg_basebackup of db, as
+// the replication role that deploy/postgres-replication.sh gives db (run
+// by the image's initdb hook) with a pg_hba.conf entry for it.
+func checkReplicaService(t *testing.T, p *types.Project) {
+	t.Helper()
+	rep, err := p.GetService("db-replica")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := p.GetService("db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Image != db.Image || rep.Image != "postgres:15" {
+		t.Errorf("db-replica image %q, db image %q: want both postgres:15", rep.Image, db.Image)
+	}
+	if dep, ok := rep.DependsOn["db"]; !ok || dep.Condition != "service_healthy" {
+		t.Errorf("db-replica does not wait for a healthy db: %+v", rep.DependsOn)
+	}
+	if rep.HealthCheck == nil || len(rep.HealthCheck.Test) == 0 {
+		t.Error("db-replica has no health check")
+	}
+	mounts := func(s types.ServiceConfig, source, target string) bool {
+		for _, v := range s.Volumes {
+			if strings.HasSuffix(v.Source, source) && v.Target == target {
+				return true
+			}
+		}
+		return false
+	}
+	if len(rep.Entrypoint) != 2 || rep.Entrypoint[1] != "/deploy/replica-entrypoint.sh" ||
+		!mounts(rep, "deploy/replica-entrypoint.sh", "/deploy/replica-entrypoint.sh") {
+		t.Errorf("db-replica entrypoint %v, volumes %+v: want deploy/replica-entrypoint.sh", rep.Entrypoint, rep.Volumes)
+	}
+	if !mounts(db, "deploy/postgres-replication.sh", "/docker-entrypoint-initdb.d/20-replication.sh") {
+		t.Errorf("db does not run deploy/postgres-replication.sh at initdb: %+v", db.Volumes)
+	}
+	user := func(s types.ServiceConfig) string {
+		if u := s.Environment["REPLICATION_USER"]; u != nil {
+			return *u
+		}
+		return ""
+	}
+	if user(db) == "" || user(db) != user(rep) {
+		t.Errorf("REPLICATION_USER: db %q, db-replica %q; want one role on both", user(db), user(rep))
+	}
+	script := func(path string, wants ...string) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range wants {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %q", path, w)
+			}
+		}
+	}
+	script("deploy/replica-entrypoint.sh", "pg_basebackup", " -R ", "-X stream", "REPLICATION_USER", "hot_standby=on")
+	script("deploy/postgres-replication.sh", "WITH REPLICATION LOGIN", "host replication $user", "pg_hba.conf")
 }

@@ -20,8 +20,15 @@ import (
 // for the changes every instance announces, as `speedmatrix serve` does.
 func newInstance(t *testing.T, dbURL string) *site {
 	t.Helper()
+	return newReplicaInstance(t, dbURL, "")
+}
+
+// newReplicaInstance is newInstance reading from the replica at readURL
+// (none when empty), as `speedmatrix serve` with DATABASE_READ_URL.
+func newReplicaInstance(t *testing.T, dbURL, readURL string) *site {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	st, err := store.Open(ctx, dbURL)
+	st, err := store.OpenWithReplica(ctx, dbURL, readURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,6 +80,22 @@ func (m *Metrics) WatchPool(stat func() *pgxpool.Stat) {
 	gauge("speedmatrix_db_pool_acquire_seconds_total", "Time spent acquiring.", func(s *pgxpool.Stat) float64 { return s.AcquireDuration().Seconds() })
 }
 
+// WatchReads reports where the store's public reads went, at every
+// scrape: to the replica, or to the primary and why (store.ReadStats).
+func (m *Metrics) WatchReads(stat func() store.ReadStats) {
+	counter := func(target, reason string, f func(store.ReadStats) uint64) {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "speedmatrix_db_reads_total",
+			Help:        "Public reads by the database that answered and why: replica; primary when the replica was behind the newest change, down, or not configured; retried on the primary after failing on the replica.",
+			ConstLabels: prometheus.Labels{"target": target, "reason": reason}},
+			func() float64 { return float64(f(stat())) }))
+	}
+	counter("replica", "caught_up", func(s store.ReadStats) uint64 { return s.Replica })
+	counter("primary", "behind", func(s store.ReadStats) uint64 { return s.Behind })
+	counter("primary", "down", func(s store.ReadStats) uint64 { return s.Down })
+	counter("primary", "retried", func(s store.ReadStats) uint64 { return s.Retried })
+	counter("primary", "primary_only", func(s store.ReadStats) uint64 { return s.Primary })
+}
+
 // watchCache reports the page cache's size at every scrape.
 func (m *Metrics) watchCache(c *pageCache) {
 	m.reg.MustRegister(

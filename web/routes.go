@@ -18,7 +18,7 @@ func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
-	r.Use(middleware.Recoverer, s.metrics.instrument, s.accessLog, s.securityHeaders, middleware.GetHead)
+	r.Use(middleware.Recoverer, s.metrics.instrument, s.accessLog, s.securityHeaders, middleware.GetHead, writesOnPrimary)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
@@ -122,7 +122,7 @@ func (s *Server) apiRoutes(api chi.Router) {
 // them, reads too, passes the cross-origin check, so no other site can post
 // a form to them or frame a sign-in.
 func (s *Server) accountRoutes(r chi.Router) {
-	r.Use(s.csrf)
+	r.Use(s.csrf, onPrimary)
 	r.Get("/signup", s.page(s.signupForm))
 	r.Post("/signup", s.page(s.signupSubmit))
 	r.Get("/login", s.page(s.loginForm))
@@ -155,6 +155,28 @@ func (s *Server) benchRoutes(api chi.Router) {
 }
 
 func notFound(http.ResponseWriter, *http.Request) error { return errNotFound }
+
+// onPrimary sends every read of the request to the primary database, never
+// to a replica (store.OnPrimary): account pages show what their reader
+// just did, and their reads lead to writes.
+func onPrimary(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(store.OnPrimary(r.Context())))
+	})
+}
+
+// writesOnPrimary is onPrimary for every request that may write (any
+// method but GET and HEAD): what it reads decides what it writes.
+func writesOnPrimary(next http.Handler) http.Handler {
+	primary := onPrimary(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		primary.ServeHTTP(w, r)
+	})
+}
 
 // csrf refuses cross-origin, state-changing browser requests using the
 // Fetch metadata headers every current browser sends (net/http's

@@ -19,8 +19,11 @@ import (
 type config struct {
 	Addr        string
 	DatabaseURL string
-	DataDir     string
-	BaseURL     string
+	// DatabaseReadURL (DATABASE_READ_URL), when set, is a streaming
+	// replica of DATABASE_URL for the public pages' reads.
+	DatabaseReadURL string
+	DataDir         string
+	BaseURL         string
 	// Uploads: ALLOW_ANONYMOUS, UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN.
 	Uploads web.UploadPolicy
 	// MetricsAddr (METRICS_ADDR) is where /metrics is served, apart from
@@ -40,10 +43,11 @@ func configFromEnv() (config, error) { return readConfig(os.Getenv) }
 func readConfig(getenv func(string) string) (config, error) {
 	e := envReader{get: getenv}
 	cfg := config{
-		Addr:        e.addr("ADDR", "127.0.0.1:8080"),
-		DatabaseURL: getenv("DATABASE_URL"),
-		DataDir:     e.str("DATA_DIR", "./data"),
-		BaseURL:     e.origin("BASE_URL"),
+		Addr:            e.addr("ADDR", "127.0.0.1:8080"),
+		DatabaseURL:     getenv("DATABASE_URL"),
+		DatabaseReadURL: e.readURL("DATABASE_READ_URL", getenv("DATABASE_URL")),
+		DataDir:         e.str("DATA_DIR", "./data"),
+		BaseURL:         e.origin("BASE_URL"),
 		Uploads: web.UploadPolicy{
 			RefuseAnonymous: !e.boolean("ALLOW_ANONYMOUS", true),
 			PerHourAddress:  e.integer("UPLOADS_PER_HOUR_ADDRESS"),
@@ -138,6 +142,23 @@ func (e *envReader) prefixes(name string) []netip.Prefix {
 		out = append(out, p.Masked())
 	}
 	return out
+}
+
+// readURL reads the connection URL of a read replica of primary, which
+// must be set too: the private cluster has no replica.
+func (e *envReader) readURL(name, primary string) string {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	switch {
+	case err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "":
+		e.fail(name, "…", "use a postgres:// URL of a streaming replica of DATABASE_URL")
+	case primary == "":
+		e.fail(name, "…", "a read replica needs DATABASE_URL, its primary, set too")
+	}
+	return v
 }
 
 // addr reads a listen address, host:port.

@@ -95,3 +95,24 @@ func TestServeStopsOnBadConfig(t *testing.T) {
 		t.Errorf("stderr does not name the variable: %q", stderr.String())
 	}
 }
+
+// TestConfigReadURL: DATABASE_READ_URL is a postgres URL beside a
+// DATABASE_URL (the private cluster has no replica); a refusal never
+// repeats the URL, which holds a password.
+func TestConfigReadURL(t *testing.T) {
+	const primary, replica = "postgres://u:secret@db:5432/sm", "postgres://u:secret@replica:5432/sm"
+	cfg, err := readConfig(envOf(map[string]string{"DATABASE_URL": primary, "DATABASE_READ_URL": replica}))
+	if err != nil || cfg.DatabaseReadURL != replica {
+		t.Errorf("DATABASE_READ_URL = %q, %v; want %q", cfg.DatabaseReadURL, err, replica)
+	}
+	for _, env := range []map[string]string{
+		{"DATABASE_READ_URL": replica},
+		{"DATABASE_URL": primary, "DATABASE_READ_URL": "mysql://u:secret@replica/sm"},
+		{"DATABASE_URL": primary, "DATABASE_READ_URL": "u:secret@replica"},
+	} {
+		_, err := readConfig(envOf(env))
+		if err == nil || !strings.Contains(err.Error(), "DATABASE_READ_URL") || strings.Contains(err.Error(), "secret") {
+			t.Errorf("%v: %v; want a refusal naming DATABASE_READ_URL, without the password", env, err)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func openDatabase(ctx context.Context, cfg config, log io.Writer) (*database, er
 		}
 		return nil, errors.Join(err, db.Close(context.WithoutCancel(ctx)))
 	}
-	st, err := store.Open(ctx, url)
+	st, err := store.OpenWithReplica(ctx, url, cfg.DatabaseReadURL)
 	if err != nil {
 		return nil, errors.Join(err, db.Close(context.WithoutCancel(ctx)))
 	}

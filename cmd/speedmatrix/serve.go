@@ -16,6 +16,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/status"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -46,7 +47,8 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	rederived := make(chan struct{})
 	go func() {
 		defer close(rederived)
-		if n, err := ingest.RederiveStale(ctx, db.Store); err != nil {
+		// Its reads lead to writes: on the primary, never a replica.
+		if n, err := ingest.RederiveStale(store.OnPrimary(ctx), db.Store); err != nil {
 			fmt.Fprintf(out, "speedmatrix: deriving stored runs again stopped: %v\n", err)
 		} else if n > 0 {
 			fmt.Fprintf(out, "speedmatrix: derived %d stored runs again under rules %s\n", n, status.RulesVersion)

@@ -35,6 +35,7 @@ func setMemoryLimit() {
 // and waits.
 func listenForChanges(ctx context.Context, db *database, m *web.Metrics) (stop func()) {
 	m.WatchPool(db.Store.PoolStat)
+	m.WatchReads(db.Store.ReadStats)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

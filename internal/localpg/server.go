@@ -17,6 +17,22 @@ func (c *Cluster) initdb(ctx context.Context, fsync bool) error {
 	if _, err := os.Stat(filepath.Join(c.dir, "PG_VERSION")); err == nil {
 		return nil
 	}
+	if err := c.makeDataDir(); err != nil {
+		return err
+	}
+	args := []string{"-D", c.dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"}
+	if !fsync {
+		args = append(args, "--no-sync")
+	}
+	c.logf("localpg: initdb %s", c.dir)
+	if err := run(c.as.command(ctx, c.dir, filepath.Join(c.bin, "initdb"), args...)); err != nil {
+		return fmt.Errorf("localpg: %w", err)
+	}
+	return nil
+}
+
+// makeDataDir creates the data folder, owned by the server's user.
+func (c *Cluster) makeDataDir() error {
 	// The parents are created open (0755) so the server's user can reach
 	// the data folder; the folder itself is private.
 	if err := os.MkdirAll(filepath.Dir(c.dir), 0o755); err != nil {
@@ -30,14 +46,6 @@ func (c *Cluster) initdb(ctx context.Context, fsync bool) error {
 		return fmt.Errorf("localpg: %w", err)
 	}
 	if err := os.Chown(c.dir, c.as.uid, c.as.gid); err != nil {
-		return fmt.Errorf("localpg: %w", err)
-	}
-	args := []string{"-D", c.dir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"}
-	if !fsync {
-		args = append(args, "--no-sync")
-	}
-	c.logf("localpg: initdb %s", c.dir)
-	if err := run(c.as.command(ctx, c.dir, filepath.Join(c.bin, "initdb"), args...)); err != nil {
 		return fmt.Errorf("localpg: %w", err)
 	}
 	return nil

@@ -24,14 +24,14 @@ const (
 // run ever had it.
 func (s *Store) IdentityName(ctx context.Context, kind, slug string) (name string, err error) {
 	defer wrap(&err, "IdentityName(%s, %q)", kind, slug)
-	err = s.pool.QueryRow(ctx, `SELECT name FROM identities WHERE kind = $1 AND slug = $2`, kind, slug).Scan(&name)
+	err = s.public().QueryRow(ctx, `SELECT name FROM identities WHERE kind = $1 AND slug = $2`, kind, slug).Scan(&name)
 	return name, notFound(err)
 }
 
 // Identities lists the identities of a kind by name, for filter choices.
 func (s *Store) Identities(ctx context.Context, kind string, limit int) (_ []catalog.Identity, err error) {
 	defer wrap(&err, "Identities(%s)", kind)
-	rows, _ := s.pool.Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 ORDER BY lower(name), slug LIMIT $2`, kind, limit)
+	rows, _ := s.public().Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 ORDER BY lower(name), slug LIMIT $2`, kind, limit)
 	return pgx.CollectRows(rows, scanIdentity)
 }
 
@@ -60,7 +60,7 @@ func (s *Store) Search(ctx context.Context, text string, limit int) (_ []Found, 
 	if slug := catalog.Slugify(text); slug != "" {
 		slugPattern = "%" + likeEscaper.Replace(slug) + "%"
 	}
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT kind, slug, name FROM identities
 WHERE kind IN ('hardware', 'engine', 'model', 'model_base') AND (name ILIKE $1 OR slug ILIKE $2)
 ORDER BY array_position(ARRAY['model_base', 'hardware', 'engine', 'model'], kind), length(name), lower(name)
@@ -94,7 +94,7 @@ func (s *Store) Groups(ctx context.Context, kind, slug string) (_ []Group, err e
 	if !ok {
 		return nil, fmt.Errorf("no groups by %s", kind)
 	}
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs
 FROM browse_groups WHERE `+col+` = $1 ORDER BY runs DESC, model_slug, hardware_slug, engine_slug, engine_version LIMIT 1000`, slug)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Group, error) {
@@ -144,7 +144,7 @@ ORDER BY b.context, b.concurrency, b.sort_value, b.uploaded_at, b.run_id`
 		args = append(args, p.Context, p.Concurrency)
 		in = append(in, fmt.Sprintf("($%d::integer, $%d::integer)", len(args)-1, len(args)))
 	}
-	rows, _ := s.pool.Query(ctx, fmt.Sprintf(sql, strings.Join(in, ", ")), args...)
+	rows, _ := s.public().Query(ctx, fmt.Sprintf(sql, strings.Join(in, ", ")), args...)
 	defer rows.Close()
 	for rows.Next() {
 		var p GridPoint
@@ -171,7 +171,7 @@ func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
 // slugs never seen are missing from the map.
 func (s *Store) IdentityNames(ctx context.Context, kind string, slugs []string) (_ map[string]string, err error) {
 	defer wrap(&err, "IdentityNames(%s)", kind)
-	rows, _ := s.pool.Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 AND slug = ANY($2)`, kind, slugs)
+	rows, _ := s.public().Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 AND slug = ANY($2)`, kind, slugs)
 	list, err := pgx.CollectRows(rows, scanIdentity)
 	if err != nil {
 		return nil, err

@@ -106,7 +106,7 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	q.args = append(q.args, lq.Limit)
 	sql := fmt.Sprintf(`SELECT %s FROM %s JOIN runs r ON r.id = b.run_id%s
 ORDER BY b.sort_value, b.uploaded_at, b.run_id LIMIT $%d`, leaderColumns, from, q.sql(), len(q.args))
-	rows, _ := s.pool.Query(ctx, sql, q.args...)
+	rows, _ := s.public().Query(ctx, sql, q.args...)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[LeaderRow])
 	for i := range list {
 		list[i].UploadedAt = list[i].UploadedAt.UTC()

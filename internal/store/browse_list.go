@@ -146,7 +146,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter, sort RunSort, after *
 	// generic plan assumes a tenth of the rows, so PostgreSQL would plan
 	// every call anew (see filter); pages use a handful of limits.
 	sql := fmt.Sprintf("SELECT %s FROM runs r%s ORDER BY %s LIMIT %d", runItemColumns, q.sql(), order, limit+1)
-	rows, _ := s.pool.Query(ctx, sql, q.args...)
+	rows, _ := s.public().Query(ctx, sql, q.args...)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunItem])
 	if err != nil {
 		return nil, false, err

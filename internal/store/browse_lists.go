@@ -26,7 +26,7 @@ func (s *Store) CountIdentities(ctx context.Context, kind string) (_ []IdentityR
 	if !ok || kind == KindModelBase {
 		return nil, fmt.Errorf("no counts by %s", kind)
 	}
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT g.slug, coalesce(i.name, g.slug), g.runs, g.base, coalesce(b.name, g.base)
 FROM (SELECT `+col+` AS slug, min(model_base_slug) AS base, sum(runs)::bigint AS runs
       FROM browse_groups WHERE `+col+` <> '' GROUP BY 1 HAVING sum(runs) > 0) AS g

@@ -39,7 +39,7 @@ WHERE i.kind = '%s' AND EXISTS (SELECT FROM browse_groups g WHERE g.%s = (SELECT
 	if len(branches) == 0 {
 		return nil, nil
 	}
-	rows, _ := s.pool.Query(ctx, `SELECT kind, slug, name FROM (`+strings.Join(branches, "\nUNION ALL\n")+`) AS x
+	rows, _ := s.public().Query(ctx, `SELECT kind, slug, name FROM (`+strings.Join(branches, "\nUNION ALL\n")+`) AS x
 ORDER BY ord, lower(name), slug`, slug)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Found, error) {
 		var f Found
@@ -58,7 +58,7 @@ type VersionRuns struct {
 // runs, in no particular order; runs without a version are left out.
 func (s *Store) EngineVersions(ctx context.Context, engine string) (_ []VersionRuns, err error) {
 	defer wrap(&err, "EngineVersions(%q)", engine)
-	rows, _ := s.pool.Query(ctx, `SELECT engine_version, sum(runs)::bigint FROM browse_groups
+	rows, _ := s.public().Query(ctx, `SELECT engine_version, sum(runs)::bigint FROM browse_groups
 WHERE engine_slug = $1 AND engine_version <> '' GROUP BY 1`, engine)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (VersionRuns, error) {
 		var v VersionRuns

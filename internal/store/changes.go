@@ -64,13 +64,14 @@ func (s *Store) publish(c Change) {
 
 // announce sends c on the channel inside tx, so other instances hear of it
 // exactly when it commits (PostgreSQL delivers notifications on commit and
-// drops them on rollback).
-func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
+// drops them on rollback). With flushed set, the commit flushes the WAL
+// before it returns (replica.go).
+func announce(ctx context.Context, tx pgx.Tx, c Change, from string, flushed bool) error {
 	payload, err := announcement(c, from)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, notifySQL, ChangesChannel, payload); err != nil {
+	if _, err := tx.Exec(ctx, notifySQL(flushed), ChangesChannel, payload); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
@@ -78,16 +79,23 @@ func announce(ctx context.Context, tx pgx.Tx, c Change, from string) error {
 
 // queueAnnounce is announce as the last statement of a batch a write sends
 // anyway, saving the round trip of its own.
-func queueAnnounce(b *pgx.Batch, c Change, from string) error {
+func queueAnnounce(b *pgx.Batch, c Change, from string, flushed bool) error {
 	payload, err := announcement(c, from)
 	if err != nil {
 		return err
 	}
-	b.Queue(notifySQL, ChangesChannel, payload)
+	b.Queue(notifySQL(flushed), ChangesChannel, payload)
 	return nil
 }
 
-const notifySQL = `SELECT pg_notify($1, $2)`
+// notifySQL is the statement that announces a change; flushed adds
+// commitFlushedSQL, for a store with a replica.
+func notifySQL(flushed bool) string {
+	if flushed {
+		return `SELECT pg_notify($1, $2), ` + commitFlushedSQL
+	}
+	return `SELECT pg_notify($1, $2)`
+}
 
 // announcement is c's payload on the channel, from the Store named from.
 func announcement(c Change, from string) (string, error) {
@@ -116,11 +124,12 @@ func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, err
 			return err
 		}
 		if c.any() {
-			return announce(ctx, tx, c, s.name)
+			return announce(ctx, tx, c, s.name, s.read != nil)
 		}
 		return nil
 	})
 	if err == nil && c.any() {
+		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
 		s.publish(c)
 	}
 	return err

@@ -16,7 +16,7 @@ import (
 func (s *Store) CompareCandidates(ctx context.Context, id string, limit int) (sameModel, sameHardware []*run.Run, err error) {
 	defer wrap(&err, "CompareCandidates(%q)", id)
 	var model, hardware string
-	err = s.pool.QueryRow(ctx, `SELECT model_slug, hardware_slug FROM runs WHERE id = $1`, id).Scan(&model, &hardware)
+	err = s.public().QueryRow(ctx, `SELECT model_slug, hardware_slug FROM runs WHERE id = $1`, id).Scan(&model, &hardware)
 	if err != nil {
 		return nil, nil, notFound(err)
 	}
@@ -38,7 +38,7 @@ func (s *Store) CompareCandidates(ctx context.Context, id string, limit int) (sa
 // runHeaders lists runs whose column (a constant of this file, never
 // input) equals value, newest first, leaving out the run except.
 func (s *Store) runHeaders(ctx context.Context, column, value, except string, limit int) ([]*run.Run, error) {
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT id, uploaded_at, submitter, hardware_type, hardware_gpu_name, hardware_gpu_count,
     hardware_vram_gb, hardware_cpu_name, engine_name, engine_version, engine_quantization,
     model_id, model_served_name, demo

@@ -14,11 +14,11 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the four queries, so a run changed meanwhile is
-	// never read half old, half new.
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	// The four go in one round trip (a page miss waits for each).
-	err = s.transact(ctx, opts, func(tx pgx.Tx) (err error) {
+	// One snapshot for the four queries (readTx), so a run changed
+	// meanwhile is never read half old, half new; on a replica that does
+	// not have the run yet, the primary is asked. The four go in one round
+	// trip (a page miss waits for each).
+	err = s.readTx(ctx, func(tx pgx.Tx) (err error) {
 		b := &pgx.Batch{}
 		b.Queue(selectRunSQL, id)
 		b.Queue(selectDecodeSQL, id)
@@ -59,7 +59,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 // description.
 func (s *Store) GetSource(ctx context.Context, id string) (body []byte, src run.Source, err error) {
 	defer wrap(&err, "GetSource(%q)", id)
-	err = s.pool.QueryRow(ctx, `
+	err = s.public().QueryRow(ctx, `
 SELECT b.body, r.source_sha256, r.source_filename, r.source_content_type, r.source_size
 FROM runs r JOIN run_sources b ON b.run_id = r.id
 WHERE r.id = $1 AND NOT r.hidden`, id).Scan(&body, &src.SHA256, &src.Filename, &src.ContentType, &src.Size)
@@ -73,7 +73,7 @@ WHERE r.id = $1 AND NOT r.hidden`, id).Scan(&body, &src.SHA256, &src.Filename, &
 // report page can answer a conditional request with one index lookup.
 func (s *Store) RunRevision(ctx context.Context, id string) (rev int64, err error) {
 	defer wrap(&err, "RunRevision(%q)", id)
-	err = s.pool.QueryRow(ctx, `SELECT revision FROM runs WHERE id = $1 AND NOT hidden`, id).Scan(&rev)
+	err = s.public().QueryRow(ctx, `SELECT revision FROM runs WHERE id = $1 AND NOT hidden`, id).Scan(&rev)
 	if err != nil {
 		return 0, notFound(err)
 	}

@@ -36,7 +36,7 @@ const historyWhere = `(r.model_slug = $1 OR r.model_base_slug = $1) AND r.hardwa
 // ordered by internal/history, which knows how to read them.
 func (s *Store) History(ctx context.Context, q HistoryQuery) (_ []HistoryPoint, err error) {
 	defer wrap(&err, "History(%+v)", q)
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT DISTINCT ON (r.engine_version) r.engine_version, r.id, c.total_tps, r.demo
 FROM runs r JOIN decode_cells c ON c.run_id = r.id
 WHERE `+historyWhere+`
@@ -59,7 +59,7 @@ func (s *Store) HistoryChoices(ctx context.Context, q HistoryQuery) (_ HistoryOp
 	defer wrap(&err, "HistoryChoices(%+v)", q)
 	var o HistoryOptions
 	args := []any{q.Model, q.Hardware, q.Engine, q.Quantization}
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT DISTINCT c.context, c.concurrency FROM runs r JOIN decode_cells c ON c.run_id = r.id
 WHERE `+historyWhere+` AND c.status = 'valid' AND c.total_tps > 0
 ORDER BY c.context, c.concurrency`, args...)
@@ -67,7 +67,7 @@ ORDER BY c.context, c.concurrency`, args...)
 		return o, err
 	}
 	args[3] = "" // every quantization of the setup
-	rows, _ = s.pool.Query(ctx, `
+	rows, _ = s.public().Query(ctx, `
 SELECT r.quantization_slug FROM runs r WHERE `+historyWhere+`
 GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args...)
 	o.Quantizations, err = pgx.CollectRows(rows, pgx.RowTo[string])
@@ -79,12 +79,12 @@ GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args.
 // can link to the history when earlier versions exist.
 func (s *Store) SetupVersions(ctx context.Context, id string) (q HistoryQuery, version string, versions []string, err error) {
 	defer wrap(&err, "SetupVersions(%q)", id)
-	err = s.pool.QueryRow(ctx, `SELECT model_slug, hardware_slug, engine_slug, quantization_slug, engine_version
+	err = s.public().QueryRow(ctx, `SELECT model_slug, hardware_slug, engine_slug, quantization_slug, engine_version
 FROM runs WHERE id = $1`, id).Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantization, &version)
 	if err != nil {
 		return q, "", nil, notFound(err)
 	}
-	rows, _ := s.pool.Query(ctx, `SELECT DISTINCT r.engine_version FROM runs r WHERE `+historyWhere,
+	rows, _ := s.public().Query(ctx, `SELECT DISTINCT r.engine_version FROM runs r WHERE `+historyWhere,
 		q.Model, q.Hardware, q.Engine, q.Quantization)
 	versions, err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return q, version, versions, err
@@ -109,7 +109,7 @@ func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit 
 	if !ok {
 		return nil, nil
 	}
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT model_slug, hardware_slug, engine_slug, quantization_slug, count(DISTINCT engine_version)
 FROM runs WHERE `+col+` = $1 AND engine_version <> '' AND NOT hidden AND NOT above_bound AND profile <> 'quick'
 GROUP BY model_slug, hardware_slug, engine_slug, quantization_slug

@@ -58,7 +58,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		queueInsertRows(b, "decode_cells", decodeColumns, decode)
 		queueInsertRows(b, "prefill_rows", prefillColumns, prefill)
 		queueIndexNewRuns(b, []string{id}, []*run.Run{r}) // browse: names, leaderboard, groups
-		if err := queueAnnounce(b, c, s.name); err != nil {
+		if err := queueAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
 		b.Queue(commitSQL)
@@ -68,7 +68,8 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		return nil
 	})
 	if err == nil && created {
-		s.publish(c) // committed: this process's caches renew before the answer
+		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
+		s.publish(c)              // committed: this process's caches renew before the answer
 	}
 	if err != nil {
 		return "", false, err

@@ -27,7 +27,7 @@ type RunSummary struct {
 // ListRecent returns the newest runs, newest first, at most limit of them.
 func (s *Store) ListRecent(ctx context.Context, limit int) (_ []RunSummary, err error) {
 	defer wrap(&err, "ListRecent(%d)", limit)
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb,
     r.engine_name, r.engine_version, r.engine_quantization, r.submitter, r.uploaded_at,
     (SELECT max(c.total_tps) FROM decode_cells c

@@ -44,6 +44,12 @@ func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, error) {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	// Listening now, the primary's position covers every change we may
+	// have missed: the reset that follows needs a replica that has it.
+	if err := s.resync(ctx, conn); err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
 	return conn, nil
 }
 
@@ -65,6 +71,9 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
 		if c.From == s.name {
 			continue // published when it committed
 		}
+		// The change committed before it was delivered: the primary's
+		// position now is past it (replica.go).
+		s.learnAfter(ctx, conn)
 		c.Remote = true
 		s.publish(c)
 	}

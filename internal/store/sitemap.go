@@ -19,7 +19,7 @@ type SitemapRun struct {
 // 404 and synthetic demo runs are not results, so both are left out.
 func (s *Store) SitemapRuns(ctx context.Context, limit int) (_ []SitemapRun, err error) {
 	defer wrap(&err, "SitemapRuns(%d)", limit)
-	rows, _ := s.pool.Query(ctx, `
+	rows, _ := s.public().Query(ctx, `
 SELECT id, uploaded_at FROM runs
 WHERE NOT hidden AND NOT demo
 ORDER BY uploaded_at DESC, id

@@ -8,6 +8,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -19,16 +21,29 @@ var ErrNotFound = errors.New("not found")
 
 // Store is a handle on the database. It is safe for concurrent use.
 type Store struct {
-	pool    *pgxpool.Pool
-	changes changeHooks // told of every committed change (changes.go)
-	name    string      // this handle's name in its announcements, random
+	pool    *pgxpool.Pool // the primary
+	changes changeHooks   // told of every committed change (changes.go)
+	name    string        // this handle's name in its announcements, random
+
+	// Where public reads (reads.go) go (replica.go).
+	read         *replica // nil: every read on the primary
+	seen         seenLSN
+	primaryReads atomic.Uint64
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
 // the server runs Migrate first, and refuses to start if that fails.
-func Open(ctx context.Context, url string) (_ *Store, err error) {
+func Open(ctx context.Context, url string) (*Store, error) {
+	return OpenWithReplica(ctx, url, "")
+}
+
+// OpenWithReplica is Open with the public pages' reads going to the
+// streaming replica at readURL when it has replayed what they need
+// (replica.go); an empty readURL is Open. The replica need not answer
+// yet: until it does, reads go to the primary.
+func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err error) {
 	defer wrap(&err, "store.Open")
-	pool, err := pgxpool.New(ctx, url)
+	pool, err := connect(ctx, url, "")
 	if err != nil {
 		return nil, err
 	}
@@ -36,11 +51,64 @@ func Open(ctx context.Context, url string) (_ *Store, err error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, name: rand.Text()[:12]}, nil
+	s := &Store{pool: pool, name: rand.Text()[:12]}
+	if readURL == "" {
+		return s, nil
+	}
+	rp, err := connect(ctx, readURL, "speedmatrix-read")
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("DATABASE_READ_URL: %w", err)
+	}
+	s.read = &replica{pool: rp}
+	if err := s.resync(ctx, pool); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := checkReplica(ctx, rp); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkReplica refuses a read URL that names a server not in recovery (the
+// primary itself, say): its replay position never moves, so every read
+// would quietly go to the primary. A replica that does not answer yet is
+// let be; reads go to the primary until it does.
+func checkReplica(ctx context.Context, rp *pgxpool.Pool) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var recovering bool
+	if err := rp.QueryRow(ctx, `SELECT pg_is_in_recovery()`).Scan(&recovering); err != nil {
+		return nil
+	}
+	if !recovering {
+		return errors.New("DATABASE_READ_URL: the server is not a replica (pg_is_in_recovery() is false)")
+	}
+	return nil
+}
+
+// connect makes a pool on url, naming its sessions app (in
+// pg_stat_activity) unless the URL names them.
+func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; app != "" && !named {
+		cfg.ConnConfig.RuntimeParams["application_name"] = app
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
 // Close waits for queries in flight and closes every connection.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.pool.Close()
+	if s.read != nil {
+		s.read.pool.Close()
+	}
+}
 
 // Ping checks that the database answers, for health checks.
 func (s *Store) Ping(ctx context.Context) (err error) {
@@ -51,8 +119,13 @@ func (s *Store) Ping(ctx context.Context) (err error) {
 // transact runs fn in a transaction, committing when fn returns nil and
 // rolling back when it returns an error or panics, so that no caller can
 // forget either.
-func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) (err error) {
-	tx, err := s.pool.BeginTx(ctx, opts)
+func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
+	return s.transactOn(ctx, s.pool, opts, fn)
+}
+
+// transactOn is transact on pool (readTx's may be the replica).
+func (s *Store) transactOn(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, fn func(pgx.Tx) error) (err error) {
+	tx, err := pool.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
