@@ -29,17 +29,22 @@ const historyWhere = `(r.model_slug = $1 OR r.model_base_slug = $1) AND r.hardwa
     AND r.engine_slug = $3 AND ($4 = '' OR r.quantization_slug = $4) AND r.engine_version <> ''
     AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick'`
 
+// historySQL reads the setup's runs through runs_setup_idx and
+// runs_setup_base_idx (migration 0014), which hold only the runs
+// historyWhere picks, and each run's one cell by its key.
+const historySQL = `
+SELECT DISTINCT ON (r.engine_version) r.engine_version, r.id, c.total_tps, r.demo
+FROM runs r JOIN decode_cells c ON c.run_id = r.id
+WHERE ` + historyWhere + `
+    AND c.context = $5 AND c.concurrency = $6 AND c.status = 'valid' AND c.total_tps > 0
+ORDER BY r.engine_version, c.total_tps DESC, r.uploaded_at, r.id`
+
 // History returns each engine version's best valid total tok/s at the
 // cell (ties to the earlier upload), in no particular order: versions are
 // ordered by internal/history, which knows how to read them.
 func (s *Store) History(ctx context.Context, q HistoryQuery) (_ []HistoryPoint, err error) {
 	defer wrap(&err, "History(%+v)", q)
-	rows, _ := s.pool.Query(ctx, `
-SELECT DISTINCT ON (r.engine_version) r.engine_version, r.id, c.total_tps, r.demo
-FROM runs r JOIN decode_cells c ON c.run_id = r.id
-WHERE `+historyWhere+`
-    AND c.context = $5 AND c.concurrency = $6 AND c.status = 'valid' AND c.total_tps > 0
-ORDER BY r.engine_version, c.total_tps DESC, r.uploaded_at, r.id`,
+	rows, _ := s.pool.Query(ctx, historySQL,
 		q.Model, q.Hardware, q.Engine, q.Quantization, q.Context, q.Concurrency)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[HistoryPoint])
 }
@@ -72,6 +77,10 @@ GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args.
 	return o, err
 }
 
+// setupVersionsSQL reads the versions of a setup from runs_setup_idx and
+// runs_setup_base_idx alone.
+const setupVersionsSQL = `SELECT DISTINCT r.engine_version FROM runs r WHERE ` + historyWhere
+
 // SetupVersions returns the run's setup as a history names it (its cell
 // left zero) and the engine versions its setup's runs name, so a report
 // can link to the history when earlier versions exist.
@@ -82,8 +91,7 @@ FROM runs WHERE id = $1`, id).Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantiza
 	if err != nil {
 		return q, "", nil, notFound(err)
 	}
-	rows, _ := s.pool.Query(ctx, `SELECT DISTINCT r.engine_version FROM runs r WHERE `+historyWhere,
-		q.Model, q.Hardware, q.Engine, q.Quantization)
+	rows, _ := s.pool.Query(ctx, setupVersionsSQL, q.Model, q.Hardware, q.Engine, q.Quantization)
 	versions, err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return q, version, versions, err
 }
