@@ -77,9 +77,21 @@ GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args.
 	return o, err
 }
 
-// setupVersionsSQL reads the versions of a setup from runs_setup_idx and
-// runs_setup_base_idx alone.
-const setupVersionsSQL = `SELECT DISTINCT r.engine_version FROM runs r WHERE ` + historyWhere
+// rankedGroup holds when browse_groups row g has a run that historyWhere
+// picks: one probe of runs_setup_idx (migration 0014). Every such run is
+// counted in its group, so the groups that pass are the setup's versions,
+// read without reading its runs.
+const rankedGroup = `EXISTS (SELECT FROM runs r
+    WHERE r.hardware_slug = g.hardware_slug AND r.engine_slug = g.engine_slug AND r.model_slug = g.model_slug
+    AND r.quantization_slug = g.quantization_slug AND r.engine_version = g.engine_version
+    AND r.engine_version <> '' AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick')`
+
+// setupVersionsSQL is the versions of historyWhere's runs ($1–$4), from
+// the setup's browse groups.
+const setupVersionsSQL = `SELECT DISTINCT g.engine_version FROM browse_groups g
+WHERE (g.model_slug = $1 OR g.model_base_slug = $1) AND g.hardware_slug = $2
+    AND g.engine_slug = $3 AND ($4 = '' OR g.quantization_slug = $4) AND g.engine_version <> ''
+    AND ` + rankedGroup
 
 // SetupVersions returns the run's setup as a history names it (its cell
 // left zero) and the engine versions its setup's runs name, so a report
@@ -103,7 +115,8 @@ type Setup struct {
 	Versions int
 }
 
-// historyKindColumn is the runs column an entity page of a kind filters by.
+// historyKindColumn is the column (of runs and of browse_groups) an entity
+// page of a kind filters by.
 var historyKindColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "engine_slug",
 	KindModel: "model_slug", KindModelBase: "model_base_slug"}
 
@@ -115,12 +128,13 @@ func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit 
 	if !ok {
 		return nil, nil
 	}
+	// The setup's versions are its browse groups with a rankable run.
 	rows, _ := s.pool.Query(ctx, `
-SELECT model_slug, hardware_slug, engine_slug, quantization_slug, count(DISTINCT engine_version)
-FROM runs WHERE `+col+` = $1 AND engine_version <> '' AND NOT hidden AND NOT above_bound AND profile <> 'quick'
-GROUP BY model_slug, hardware_slug, engine_slug, quantization_slug
-HAVING count(DISTINCT engine_version) > 1
-ORDER BY count(DISTINCT engine_version) DESC, model_slug, hardware_slug, engine_slug, quantization_slug
+SELECT g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug, count(*)
+FROM browse_groups g WHERE g.`+col+` = $1 AND g.engine_version <> '' AND `+rankedGroup+`
+GROUP BY g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug
+HAVING count(*) > 1
+ORDER BY count(*) DESC, g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug
 LIMIT $2`, slug, limit)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Setup, error) {
 		var st Setup
