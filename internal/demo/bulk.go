@@ -37,44 +37,7 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Batches are generated in any order but written in index order, so
-	// the first spelling of a name is the first run's, as one by one:
-	// queue holds each batch's result channel in order.
-	type batch struct {
-		from, to int
-		out      chan []store.NewRun
-	}
-	work := make(chan batch)
-	queue := make(chan batch, workers+1)
-	go func() {
-		defer close(queue)
-		defer close(work)
-		for from := 0; from < n; from += BulkBatch {
-			b := batch{from: from, to: min(from+BulkBatch, n), out: make(chan []store.NewRun, 1)}
-			select {
-			case queue <- b:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case work <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	for range workers {
-		go func() {
-			for b := range work {
-				runs := make([]store.NewRun, 0, b.to-b.from)
-				for i := b.from; i < b.to; i++ {
-					s := One(seed, i)
-					runs = append(runs, store.NewRun{Run: s.Run, DedupeKey: s.Key, Source: s.Source})
-				}
-				b.out <- runs
-			}
-		}()
-	}
+	queue := generate(ctx, seed, n, workers)
 	for b := range queue {
 		var runs []store.NewRun
 		select {
@@ -109,4 +72,50 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 		return created, st.RebuildBrowse(ctx)
 	}
 	return created, bulk.Finish(ctx)
+}
+
+// batch is runs from..to-1, generated into out.
+type batch struct {
+	from, to int
+	out      chan []store.NewRun
+}
+
+// generate generates runs 0..n-1 of seed in batches of BulkBatch on
+// workers goroutines until ctx ends. Batches are generated in any order but
+// come out of the returned channel in index order, so the first spelling
+// of a name is the first run's, as one by one; each batch's runs arrive on
+// its out when ready. A few batches are made ahead.
+func generate(ctx context.Context, seed int64, n, workers int) <-chan batch {
+	work := make(chan batch)
+	queue := make(chan batch, workers+1)
+	go func() {
+		defer close(queue)
+		defer close(work)
+		for from := 0; from < n; from += BulkBatch {
+			b := batch{from: from, to: min(from+BulkBatch, n), out: make(chan []store.NewRun, 1)}
+			select {
+			case queue <- b:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case work <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for b := range work {
+				runs := make([]store.NewRun, 0, b.to-b.from)
+				for i := b.from; i < b.to; i++ {
+					s := One(seed, i)
+					runs = append(runs, store.NewRun{Run: s.Run, DedupeKey: s.Key, Source: s.Source})
+				}
+				b.out <- runs
+			}
+		}()
+	}
+	return queue
 }

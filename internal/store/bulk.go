@@ -19,8 +19,9 @@ import (
 // computed in Go rather than by the UPDATEs of indexNewRuns, and keeps each
 // group's best cells and run counts in memory (bulk_best.go) instead of
 // offering them batch by batch; Bulk.Finish offers them to best_cells and
-// browse_groups once, with the statements' own rule (better replaces
-// stored). Between the two the leaderboard and entity pages lag behind the
+// browse_groups in one statement each (the demo calls it every 250,000
+// runs and at the end), with the upload path's rule (better replaces
+// stored; counts add). Between the two the leaderboard and entity pages lag behind the
 // lists; after Finish the tables are those InsertRun would have left
 // (TestBulkMatchesInsertRun).
 
