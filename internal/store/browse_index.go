@@ -143,7 +143,7 @@ func browseRowArgs(r *run.Run) []any {
 // with the smallest context, and the highest valid total tok/s (nil when
 // no cell has one).
 func runNumbers(cells []run.DecodeCell) (single, peak *float64) {
-	singleContext := 0
+	singleContext, found := 0, false // a context of 0 is a real cell
 	for i := range cells {
 		c := &cells[i]
 		if c.Status != run.Valid {
@@ -152,8 +152,8 @@ func runNumbers(cells []run.DecodeCell) (single, peak *float64) {
 		if c.TotalTPS != nil && (peak == nil || *c.TotalTPS > *peak) {
 			peak = c.TotalTPS
 		}
-		if c.Concurrency == 1 && (singleContext == 0 || c.Context < singleContext) {
-			single, singleContext = c.TotalTPS, c.Context
+		if c.Concurrency == 1 && (!found || c.Context < singleContext) {
+			single, singleContext, found = c.TotalTPS, c.Context, true
 		}
 	}
 	return single, peak

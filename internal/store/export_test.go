@@ -43,3 +43,12 @@ func IndexSQL(one bool) map[string]string {
 
 // BackupLeftOut exposes backupLeftOut.
 var BackupLeftOut = backupLeftOut
+
+// ScaleSQL is the statements migration 0014 gave an index of their own,
+// each with (the start of) the name of the index it is to read through
+// and parameters for EXECUTE.
+var ScaleSQL = []struct{ SQL, Index, Params string }{
+	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
+	{setupVersionsSQL, "runs_setup_", "'m', 'h', 'e', 'q'"},
+	{historySQL, "runs_setup_", "'m', 'h', 'e', 'q', 0, 1"},
+}

@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// The bulk load is how `speedmatrix demo` reaches a million runs. Bulk.CopyRuns
+// writes every row of a batch with COPY, the browse columns of runs
+// computed in Go rather than by the UPDATEs of indexNewRuns, and keeps each
+// group's best cells and run counts in memory (bulk_best.go) instead of
+// offering them batch by batch; Bulk.Finish offers them to best_cells and
+// browse_groups in one statement each (the demo calls it every 250,000
+// runs and at the end), with the upload path's rule (better replaces
+// stored; counts add). Between the two the leaderboard and entity pages lag behind the
+// lists; after Finish the tables are those InsertRun would have left
+// (TestBulkMatchesInsertRun).
+
+// bulkRunColumns are the columns CopyRuns writes to runs: those insertRunSQL
+// writes, then the browse columns indexNewRuns sets (setFlags,
+// setIdentitiesSQL).
+var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(runColumns)...),
+	"hardware_slug", "engine_slug", "model_slug", "model_base_slug", "submitter_slug", "quantization_slug",
+	"catalog_version", "best_single_tps", "best_peak_tps", "above_bound", "bound_version")
+
+// Bulk is one bulk load: CopyRuns for every batch, in order, from one
+// goroutine, then Finish.
+type Bulk struct {
+	s      *Store
+	best   map[bestKey]bestRow
+	groups map[groupKey]groupRow
+	// replica: the role may skip the foreign-key triggers while it copies
+	// rows whose runs it wrote in the same transaction.
+	replica bool
+}
+
+// NewBulk starts a bulk load.
+func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
+	defer wrap(&err, "NewBulk")
+	b := &Bulk{s: s, best: map[bestKey]bestRow{}, groups: map[groupKey]groupRow{}}
+	// Checking that each of tens of millions of cells has its run costs
+	// more than copying it; a superuser can skip the check, and the rows
+	// are right by construction (their runs go in first, in the same
+	// transaction). Anyone else pays for it.
+	err = s.pool.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&b.replica)
+	return b, err
+}
+
+// CopyRuns stores runs in one transaction with COPY and returns what
+// InsertRuns would: a run whose dedupe key is stored already (or appears
+// earlier in runs) is not stored again, and a run takes its long id when
+// another key holds the short one. It refuses runs with a verified
+// submitter, which belong to an account: the bulk load is for demo data.
+func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err error) {
+	defer wrap(&err, "CopyRuns(%d runs)", len(runs))
+	uploaded := make([]time.Time, len(runs))
+	for i, nr := range runs {
+		if nr.DedupeKey == "" {
+			return nil, fmt.Errorf("run %d: empty dedupe key", i)
+		}
+		if nr.Run.SubmitterVerified {
+			return nil, fmt.Errorf("run %d: a verified submitter's run goes through InsertRun", i)
+		}
+		uploaded[i] = nr.Run.UploadedAt
+		if uploaded[i].IsZero() {
+			uploaded[i] = time.Now()
+		}
+		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
+	}
+	out := make([]Inserted, len(runs))
+	err = b.s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+		return b.copyRuns(ctx, tx, runs, uploaded, out)
+	}))
+	if err != nil {
+		return nil, err
+	}
+	for i, nr := range runs {
+		if out[i].Created {
+			nr.Run.ID, nr.Run.UploadedAt, nr.Run.Revision = out[i].ID, uploaded[i], 1
+			b.offer(out[i].ID, nr.Run, uploaded[i])
+		}
+	}
+	return out, nil
+}
+
+// copyRuns is CopyRuns' transaction.
+func (b *Bulk) copyRuns(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded []time.Time, out []Inserted) error {
+	if err := assignIDs(ctx, tx, runs, out); err != nil {
+		return err
+	}
+	var rows [][]any
+	var fresh []*run.Run
+	for i, nr := range runs {
+		if out[i].Created {
+			rows = append(rows, bulkRunRow(out[i].ID, nr, uploaded[i]))
+			fresh = append(fresh, nr.Run)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if b.replica {
+		if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"runs"}, bulkRunColumns, pgx.CopyFromRows(rows)); err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	if err := copyBatch(ctx, tx, runs, out); err != nil {
+		return err
+	}
+	_, names := identityArgs(fresh)
+	if _, err := tx.Exec(ctx, nameIdentitiesSQL, names...); err != nil {
+		return fmt.Errorf("name identities: %w", err)
+	}
+	return nil
+}
+
+// assignIDs settles each run as insertRunRow would: the id of its key when
+// the key is stored (or earlier in the batch), else its short id, else its
+// long id when another key holds the short one.
+func assignIDs(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) error {
+	keys := make([]string, len(runs))
+	var ids []string
+	for i, nr := range runs {
+		keys[i] = nr.DedupeKey
+		short, long := runIDs(nr.DedupeKey)
+		ids = append(ids, short, long)
+	}
+	byKey, taken := map[string]string{}, map[string]bool{}
+	rows, _ := tx.Query(ctx, `SELECT id, dedupe_key FROM runs WHERE dedupe_key = ANY($1) OR id = ANY($2)`, keys, ids)
+	var id, key string
+	_, err := pgx.ForEachRow(rows, []any{&id, &key}, func() error {
+		byKey[key], taken[id] = id, true
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("stored ids: %w", err)
+	}
+	for i, key := range keys {
+		if id, ok := byKey[key]; ok {
+			out[i] = Inserted{ID: id}
+			continue
+		}
+		short, long := runIDs(key)
+		id := short
+		if taken[short] {
+			id = long
+		}
+		if taken[id] {
+			return fmt.Errorf("id %s taken by another dedupe key", long)
+		}
+		out[i] = Inserted{ID: id, Created: true}
+		byKey[key], taken[id] = id, true
+	}
+	return nil
+}
+
+// bulkRunRow is the runs row of nr in bulkRunColumns' order.
+func bulkRunRow(id string, nr NewRun, uploaded time.Time) []any {
+	r := nr.Run
+	args := runRowArgs(id, nr.DedupeKey, uploaded, r)
+	// runRowArgs leaves out revision, which insertRunSQL writes as 1.
+	// It ends with the browse columns (browseRowArgs).
+	return append([]any{args[0], args[1], args[2], int64(1)}, args[3:]...)
+}
+
+// splitColumns turns a column list as runColumns spells it into names.
+func splitColumns(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}

@@ -1,0 +1,184 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// bestKey is best_cells' primary key (bestCellsKey).
+type bestKey struct {
+	context, concurrency                  int
+	metric, status                        string
+	model, hardware, engine, quantization string
+	demo                                  bool
+}
+
+// bestRow is the rest of a best_cells row.
+type bestRow struct {
+	base      string
+	sortValue float64
+	value     float64
+	runID     string
+	uploaded  time.Time
+}
+
+// better is whether a ranks before b: smaller sort value, then the
+// earlier upload, then the smaller id (ids are ASCII: byte order is the
+// database's order), as offerBestSQL and rebuildGroup order them.
+func (a bestRow) better(b bestRow) bool {
+	if c := cmp.Compare(a.sortValue, b.sortValue); c != 0 {
+		return c < 0
+	}
+	if c := a.uploaded.Compare(b.uploaded); c != 0 {
+		return c < 0
+	}
+	return a.runID < b.runID
+}
+
+// groupKey is browse_groups' primary key (browseGroupKey).
+type groupKey struct{ model, hardware, engine, version, quantization string }
+
+type groupRow struct {
+	base string
+	runs int64
+}
+
+// offer keeps a stored run's rankable cells where they beat the best so
+// far, and counts it in its group: bestCellsSelect's rule in Go (a fresh
+// run is not hidden; quick runs and runs above the bound never rank).
+func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
+	ids := runIdentities(r)
+	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
+	gk := groupKey{model, hw, engine, r.Engine.Version, quant}
+	g := b.groups[gk]
+	b.groups[gk] = groupRow{base: base, runs: g.runs + 1}
+	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
+		return
+	}
+	for i := range r.Decode {
+		c := &r.Decode[i]
+		if c.Status != run.Valid && c.Status != run.Queued {
+			continue
+		}
+		for _, m := range []struct {
+			name string
+			v    *float64
+			sign float64
+		}{{"total_tps", c.TotalTPS, -1}, {"per_request_tps", c.PerRequestTPS, -1}, {"ttft_ms", c.TTFTms, 1}} {
+			if m.v == nil || !(*m.v > 0) {
+				continue
+			}
+			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo}
+			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
+			if old, ok := b.best[k]; !ok || row.better(old) {
+				b.best[k] = row
+			}
+		}
+	}
+}
+
+// Finish offers the best cells and group counts of the runs copied since
+// the last Finish to the stored ones, as the upload path does (a better
+// cell replaces the stored best; counts add up), and refreshes the
+// planner's statistics. It announces a reset: every leaderboard and entity
+// page may have changed. A long load calls it now and then, so that what
+// an interruption leaves unranked stays small.
+func (b *Bulk) Finish(ctx context.Context) (err error) {
+	defer wrap(&err, "Bulk.Finish")
+	err = b.s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		// The lock order of browse_index.go: bestLock shared, then
+		// best_cells rows, then browse_groups rows, each in key order.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, bestLock); err != nil {
+			return Change{}, err
+		}
+		if b.replica { // every run_id is a stored run's (see NewBulk)
+			if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
+				return Change{}, err
+			}
+		}
+		if err := b.offerBest(ctx, tx); err != nil {
+			return Change{}, fmt.Errorf("best cells: %w", err)
+		}
+		if err := b.countGroups(ctx, tx); err != nil {
+			return Change{}, fmt.Errorf("groups: %w", err)
+		}
+		return Change{Reset: true}, nil
+	})
+	if err != nil {
+		return err
+	}
+	b.best, b.groups = map[bestKey]bestRow{}, map[groupKey]groupRow{}
+	return b.s.Analyze(ctx)
+}
+
+// offerBest copies the kept cells into a scratch table and offers them
+// with offerBestSQL's upsert.
+func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_best (LIKE best_cells) ON COMMIT DROP`); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(b.best))
+	for k, v := range b.best {
+		rows = append(rows, []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
+			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded})
+	}
+	columns := splitColumns(strings.Trim(bestCellsColumns, "()"))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_best"}, columns, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `
+INSERT INTO best_cells AS b `+bestCellsColumns+`
+SELECT * FROM bulk_best ORDER BY `+bestCellsKey+`
+ON CONFLICT (`+bestCellsKey+`) DO UPDATE SET
+    sort_value = excluded.sort_value, value = excluded.value,
+    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
+WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`)
+	return err
+}
+
+// countGroups adds the load's runs to their groups' counts, as
+// countGroupsSQL does.
+func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_groups (LIKE browse_groups) ON COMMIT DROP`); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(b.groups))
+	for k, v := range b.groups {
+		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs})
+	}
+	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs"}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_groups"}, columns, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `
+INSERT INTO browse_groups AS g (`+strings.Join(columns, ", ")+`)
+SELECT `+strings.Join(columns, ", ")+` FROM bulk_groups ORDER BY `+browseGroupKey+`
+ON CONFLICT (`+browseGroupKey+`) DO UPDATE SET runs = g.runs + excluded.runs`)
+	return err
+}
+
+// RebuildBrowse derives best_cells and browse_groups again from every
+// stored run, as the backfill does: for a bulk load that resumes one
+// interrupted before its Finish, whose runs were never offered. It sorts
+// every rankable cell, minutes at a million runs.
+func (s *Store) RebuildBrowse(ctx context.Context) (err error) {
+	defer wrap(&err, "RebuildBrowse")
+	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		if err := lockBest(ctx, tx); err != nil {
+			return Change{}, err
+		}
+		return Change{Reset: true}, rebuildAllBest(ctx, tx)
+	})
+	if err != nil {
+		return err
+	}
+	return s.Analyze(ctx)
+}

@@ -1,0 +1,153 @@
+package store_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// bulkFixture is batchFixture with unverified submitters (the bulk load
+// refuses account runs), plus a quick run and a run above the physical
+// bound, which never rank.
+func bulkFixture() []store.NewRun {
+	runs := batchFixture()
+	for i := range runs {
+		r := *runs[i].Run
+		r.SubmitterVerified = false
+		runs[i].Run = &r
+	}
+	quick := *runs[3].Run
+	quick.Profile = "quick"
+	above := *runs[4].Run
+	above.Flags = []string{run.FlagAboveBound}
+	return append(runs, store.NewRun{Run: &quick, DedupeKey: "quick", Source: []byte("q")},
+		store.NewRun{Run: &above, DedupeKey: "above", Source: []byte("a")})
+}
+
+// TestBulkMatchesInsertRun stores the same runs one by one with
+// InsertRun and in batches with Bulk.CopyRuns and Bulk.Finish, and wants the
+// same answers and identical rows in every table the two write, the
+// leaderboard's included.
+func TestBulkMatchesInsertRun(t *testing.T) {
+	ctx := context.Background()
+	single, singleURL := dbtest.New(t)
+	bulk, bulkURL := dbtest.New(t)
+
+	var want []store.Inserted
+	for _, nr := range bulkFixture() {
+		id, created, err := single.InsertRun(ctx, nr.Run, nr.DedupeKey, nr.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, store.Inserted{ID: id, Created: created})
+	}
+	runs := bulkFixture()
+	var got []store.Inserted
+	b, err := bulk.NewBulk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for chunk := range slices.Chunk(runs, 25) {
+		res, err := b.CopyRuns(ctx, chunk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, res...)
+	}
+	// A second load of the first runs stores nothing.
+	again, err := b.CopyRuns(ctx, bulkFixture()[:30])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("CopyRuns answered\n%v\nInsertRun\n%v", got, want)
+	}
+	for i, in := range again {
+		if in.Created || in.ID != want[i].ID {
+			t.Errorf("a second load answered %v for run %d, want %s not created", in, i, want[i].ID)
+		}
+	}
+	if runs[0].Run.ID != want[0].ID || runs[0].Run.Revision != 1 {
+		t.Errorf("CopyRuns left run 0 with id %q revision %d, want %q 1", runs[0].Run.ID, runs[0].Run.Revision, want[0].ID)
+	}
+	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
+		"identities", "best_cells", "browse_groups"} {
+		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
+		if len(a) < 4 {
+			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
+		}
+		if !slices.Equal(a, b) {
+			t.Errorf("%s differs: %d rows one by one, %d in bulk; first one-by-one row missing from the bulk load: %v",
+				table, len(a), len(b), firstMissing(a, b))
+		}
+	}
+	q := store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1}
+	if a, b := leaderIDs(t, single, q), leaderIDs(t, bulk, q); len(a) == 0 || !slices.Equal(a, b) {
+		t.Errorf("leaderboard one by one %v, in bulk %v", a, b)
+	}
+}
+
+// TestCopyRunsRefusesAccountRuns: a verified submitter's run belongs to an
+// account, which the bulk load does not link.
+func TestCopyRunsRefusesAccountRuns(t *testing.T) {
+	s, _ := dbtest.New(t)
+	r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vllm", run.Valid, 100, 50, 1)
+	b, err := s.NewBulk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.CopyRuns(context.Background(), []store.NewRun{{Run: r, DedupeKey: "k"}}); err == nil {
+		t.Error("CopyRuns stored a verified submitter's run")
+	}
+}
+
+// TestBulkOnStoredRuns loads in bulk onto a database that has runs, some of
+// them better than the load's and some worse, and one of the load's runs
+// stored already, and wants what InsertRun one by one leaves; then
+// RebuildBrowse, which derives the same tables again from scratch.
+func TestBulkOnStoredRuns(t *testing.T) {
+	ctx := context.Background()
+	single, singleURL := dbtest.New(t)
+	bulk, bulkURL := dbtest.New(t)
+	all := bulkFixture()
+	for i, nr := range all {
+		if _, _, err := single.InsertRun(ctx, nr.Run, nr.DedupeKey, nr.Source); err != nil {
+			t.Fatal(err)
+		}
+		if i%3 == 0 {
+			if _, _, err := bulk.InsertRun(ctx, bulkFixture()[i].Run, nr.DedupeKey, nr.Source); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b, err := bulk.NewBulk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.CopyRuns(ctx, bulkFixture()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	compare := func(when string) {
+		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "browse_groups"} {
+			if a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table); !slices.Equal(a, b) {
+				t.Errorf("%s: %s differs: %d rows one by one, %d in bulk; first missing: %v",
+					when, table, len(a), len(b), firstMissing(a, b))
+			}
+		}
+	}
+	compare("after Finish")
+	if err := bulk.RebuildBrowse(ctx); err != nil {
+		t.Fatal(err)
+	}
+	compare("after RebuildBrowse")
+}

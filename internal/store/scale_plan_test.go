@@ -1,0 +1,44 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// TestScaleIndexesServeTheirReads plans the reads that grew with the
+// number of runs (sitemap.xml, a setup's history) with sequential scans
+// priced out, as a large table prices them, and wants each to go through
+// the index made for it rather than an index of every run.
+func TestScaleIndexesServeTheirReads(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range store.ScaleSQL {
+		name := fmt.Sprintf("scale_%d", i)
+		if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+q.SQL); err != nil {
+			t.Fatalf("%v\n%s", err, q.SQL)
+		}
+		rows, _ := conn.Query(ctx, "EXPLAIN EXECUTE "+name+"("+q.Params+")")
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan := strings.Join(lines, "\n"); !strings.Contains(plan, q.Index) {
+			t.Errorf("the plan does not read %s:\n%s\nof\n%s", q.Index, plan, q.SQL)
+		}
+	}
+}

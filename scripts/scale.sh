@@ -1,0 +1,123 @@
+#!/bin/sh
+# scale.sh — every public page kind's time for one uncached request with
+# SMALL runs (1,000) and with LARGE runs (1,000,000), and their ratio, on
+# 127.0.0.1 only (docs/performance.md, "At a million runs").
+#
+#   go build -o /tmp/sm ./cmd/speedmatrix
+#   SM=/tmp/sm scripts/scale.sh
+#
+# It creates two scratch databases on ADMIN_URL (the machine's PostgreSQL by
+# default), stores SMALL and LARGE demo runs of one seed in them
+# (`speedmatrix demo`, the bulk load: the large one holds the small one's
+# runs first), starts `speedmatrix serve` on ADDR (127.0.0.1:18206) on each
+# in turn, and asks every page ROUNDS times (5), each time with a query
+# string of its own so that the page cache never has it (every request is
+# built from the database). It prints the median time of each page on both
+# and the ratio. The paths are picked on the small site's pages (the first
+# report, hardware, engine, model, filtered lists, history) and asked of
+# both. SMALL_DB and LARGE_DB name databases loaded already, which are
+# then kept; scratch databases are dropped on exit, with the server it
+# started. Every request is bounded by MAX_TIME seconds (30). Needs psql
+# and curl. A benchmark: nothing asserts the ratios.
+set -eu
+
+SM=${SM:-/tmp/sm}
+ADMIN_URL=${ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+ADDR=${ADDR:-127.0.0.1:18206}
+SMALL=${SMALL:-1000}
+LARGE=${LARGE:-1000000}
+ROUNDS=${ROUNDS:-5}
+MAX_TIME=${MAX_TIME:-30}
+
+case $ADDR in 127.0.0.1:*) ;; *) echo "scale.sh: only 127.0.0.1 addresses ($ADDR)" >&2; exit 2 ;; esac
+for c in psql curl; do
+	command -v $c >/dev/null || { echo "scale.sh: $c is missing" >&2; exit 2; }
+done
+[ -x "$SM" ] || { echo "scale.sh: build the server first: go build -o $SM ./cmd/speedmatrix" >&2; exit 2; }
+
+work=$(mktemp -d)
+dropped=""
+cleanup() {
+	[ -f "$work/sm.pid" ] && kill "$(cat "$work/sm.pid")" 2>/dev/null || true
+	sleep 1
+	for db in $dropped; do psql -q "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+url_of() { printf '%s' "$ADMIN_URL" | sed "s|/postgres?|/$1?|"; }
+
+# prepare NAME RUNS: a database with RUNS demo runs, created unless given.
+prepare() {
+	db=speedmatrix_scale_$1_$$
+	psql -q "$ADMIN_URL" -c "CREATE DATABASE $db" >/dev/null
+	dropped="$dropped $db"
+	DATABASE_URL=$(url_of "$db") "$SM" migrate >/dev/null
+	DATABASE_URL=$(url_of "$db") "$SM" demo --runs "$2" | tail -1 >&2
+	echo "$db"
+}
+small_db=${SMALL_DB:-$(prepare small "$SMALL")}
+large_db=${LARGE_DB:-$(prepare large "$LARGE")}
+
+base=http://$ADDR
+start() { # DB: a fresh server on it
+	stop
+	DATABASE_URL=$(url_of "$1") UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$ADDR "$SM" serve >"$work/sm.log" 2>&1 &
+	echo $! >"$work/sm.pid"
+	for _ in $(seq 150); do curl -fs "$base/readyz" >/dev/null 2>&1 && return; sleep 0.2; done
+	echo "scale.sh: the server on $1 did not start" >&2; cat "$work/sm.log" >&2; exit 1
+}
+stop() {
+	[ -f "$work/sm.pid" ] || return 0
+	kill "$(cat "$work/sm.pid")" 2>/dev/null || true
+	rm -f "$work/sm.pid"
+	sleep 0.5
+}
+
+# pick PAGE PREFIX: the first link on PAGE that starts with PREFIX.
+pick() {
+	curl -fs --max-time "$MAX_TIME" "$base$1" | grep -o "href=\"$2[^\"#]*\"" | head -1 |
+		sed 's/^href="//; s/"$//; s/&amp;/\&/g'
+}
+
+start "$small_db"
+report=$(pick /runs /runs/)
+hardware=$(pick /runs /hardware/)
+engine=$(pick /runs /engines/)
+model=$(pick /runs /models/)
+history=$(pick "$report" /history?)
+[ -n "$history" ] || history=$(pick "$hardware" /history?)
+runs_filtered=$(pick "$hardware" '/runs?')
+runs_next=$(pick /runs '/runs?after=')
+board_filtered=$(pick "$model" '/leaderboard?')
+pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_filtered /leaderboard?context=32768&concurrency=8
+$hardware $engine $model $history $report /search?q=4090 /sitemap.xml /sitemap-en.xml
+/api/v1/runs /api/v1/hardware /api/v1/engines /api/v1/models"
+
+# measure PAGE TAG: the median seconds of ROUNDS uncached requests.
+measure() {
+	case $1 in *\?*) sep='&' ;; *) sep='?' ;; esac
+	for i in $(seq "$ROUNDS"); do
+		curl -s -o /dev/null --max-time "$MAX_TIME" -H 'Accept-Encoding: gzip' -w '%{http_code} %{time_total}\n' \
+			"$base$1${sep}scale=$2-$i-$$"
+	done | awk -v p="$1" '$1 != 200 {print "scale.sh: " p ": HTTP " $1 > "/dev/stderr"} {print $2}' |
+		sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]*1000}'
+}
+
+for p in $pages; do measure "$p" small >>"$work/small.txt"; echo >>"$work/small.txt"; done
+start "$large_db"
+for p in $pages; do measure "$p" large >>"$work/large.txt"; echo >>"$work/large.txt"; done
+stop
+
+echo "# $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS uncached requests per page, median"
+echo "# small: $small_db ($(psql -Atq "$(url_of "$small_db")" -c 'SELECT count(*) FROM runs') runs), large: $large_db ($(psql -Atq "$(url_of "$large_db")" -c 'SELECT count(*) FROM runs') runs)"
+echo
+echo "| page | small (ms) | large (ms) | ratio |"
+echo "|---|---|---|---|"
+i=0
+for p in $pages; do
+	i=$((i + 1))
+	a=$(sed -n "${i}p" "$work/small.txt")
+	b=$(sed -n "${i}p" "$work/large.txt")
+	echo "| \`$p\` | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}') |"
+done
