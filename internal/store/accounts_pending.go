@@ -39,12 +39,18 @@ WHERE hash = $1 AND expires_at > now()`, hash)
 	return p, notFound(err)
 }
 
-// DeletePendingSignup spends the pending sign-up with this hash (and
-// forgets every expired one); an unknown one is no error.
-func (s *Store) DeletePendingSignup(ctx context.Context, hash []byte) (err error) {
-	defer wrap(&err, "DeletePendingSignup")
-	_, err = s.pool.Exec(ctx, `DELETE FROM pending_signups WHERE hash = $1 OR expires_at < now()`, hash)
-	return err
+// TakePendingSignup returns and spends the unexpired pending sign-up with
+// this hash (forgetting every expired one too), or ErrNotFound: a link
+// works once.
+func (s *Store) TakePendingSignup(ctx context.Context, hash []byte) (_ *PendingSignup, err error) {
+	defer wrap(&err, "TakePendingSignup")
+	if _, err := s.pool.Exec(ctx, `DELETE FROM pending_signups WHERE expires_at < now()`); err != nil {
+		return nil, err
+	}
+	rows, _ := s.pool.Query(ctx, `DELETE FROM pending_signups WHERE hash = $1
+RETURNING handle, email, password_hash, provider, provider_user_id`, hash)
+	p, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[PendingSignup])
+	return p, notFound(err)
 }
 
 // CreateEmailConfirmation stores a link that confirms the account's
@@ -76,4 +82,25 @@ WHERE id = $1 AND lower(email) = lower($2)`, id, email)
 		}
 		return err
 	})
+}
+
+// HandleAvailable is nil when handle could be taken now: no submitter has
+// it in any case (ErrExists) and it was not retired less than
+// HandleQuarantine ago (ErrRetired).
+func (s *Store) HandleAvailable(ctx context.Context, handle string) (err error) {
+	defer wrap(&err, "HandleAvailable(%q)", handle)
+	var taken, retired bool
+	err = s.pool.QueryRow(ctx, `
+SELECT EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1)),
+       EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
+		handle, HandleQuarantine.Seconds()).Scan(&taken, &retired)
+	switch {
+	case err != nil:
+		return err
+	case taken:
+		return ErrExists
+	case retired:
+		return ErrRetired
+	}
+	return nil
 }
