@@ -6,9 +6,10 @@
 -- stranger take the account over.
 ALTER TABLE submitters ADD COLUMN email_verified_at timestamptz;
 
--- A sign-in with another site: GitHub's user id (never the login, which its
--- owner can rename) names one account here.
-CREATE TABLE identities (
+-- A sign-in with another site (apart from the runs' browse identities):
+-- GitHub's user id (never the login, which its owner can rename) names one
+-- account here.
+CREATE TABLE linked_identities (
     provider         text NOT NULL CHECK (provider IN ('github')),
     provider_user_id text NOT NULL,
     submitter_id     bigint NOT NULL REFERENCES submitters (id) ON DELETE CASCADE,

@@ -156,7 +156,9 @@ func TestForgotWithoutMail(t *testing.T) {
 	v := newVisitor(t, s)
 	for _, resp := range []func() (*http.Response, string){
 		func() (*http.Response, string) { return v.get("/login/forgot") },
-		func() (*http.Response, string) { return v.post("/login/forgot", url.Values{"email": {"a@example.org"}}) },
+		func() (*http.Response, string) {
+			return v.post("/login/forgot", url.Values{"email": {"a@example.org"}})
+		},
 	} {
 		r, body := resp()
 		if r.StatusCode != http.StatusOK || !strings.Contains(body, `id="forgot-operator"`) || strings.Contains(body, `id="forgot-sent"`) {

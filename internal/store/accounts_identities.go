@@ -23,7 +23,7 @@ type Identity struct {
 func (s *Store) IdentityAccount(ctx context.Context, id Identity) (_ *Account, err error) {
 	defer wrap(&err, "IdentityAccount(%s)", id.Provider)
 	rows, _ := s.pool.Query(ctx, `SELECT `+accountColumns+`
-FROM identities i JOIN submitters s ON s.id = i.submitter_id
+FROM linked_identities i JOIN submitters s ON s.id = i.submitter_id
 WHERE i.provider = $1 AND i.provider_user_id = $2`, id.Provider, id.UserID)
 	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[Account])
 	return a, notFound(err)
@@ -38,7 +38,7 @@ func (s *Store) LinkIdentity(ctx context.Context, accountID int64, id Identity) 
 }
 
 func linkTx(ctx context.Context, tx pgx.Tx, accountID int64, id Identity) error {
-	_, err := tx.Exec(ctx, `INSERT INTO identities (provider, provider_user_id, submitter_id) VALUES ($1, $2, $3)`,
+	_, err := tx.Exec(ctx, `INSERT INTO linked_identities (provider, provider_user_id, submitter_id) VALUES ($1, $2, $3)`,
 		id.Provider, id.UserID, accountID)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -59,7 +59,7 @@ func (s *Store) UnlinkIdentity(ctx context.Context, accountID int64, provider st
 		// The account's row is locked so two unlinks cannot both pass.
 		err := tx.QueryRow(ctx, `
 SELECT s.password_hash IS NOT NULL,
-       (SELECT count(*) FROM identities i WHERE i.submitter_id = s.id AND i.provider <> $2)
+       (SELECT count(*) FROM linked_identities i WHERE i.submitter_id = s.id AND i.provider <> $2)
 FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&password, &others)
 		if err != nil {
 			return notFound(err)
@@ -67,7 +67,7 @@ FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&passwo
 		if !password && others == 0 {
 			return ErrLastSignIn
 		}
-		tag, err := tx.Exec(ctx, `DELETE FROM identities WHERE submitter_id = $1 AND provider = $2`, accountID, provider)
+		tag, err := tx.Exec(ctx, `DELETE FROM linked_identities WHERE submitter_id = $1 AND provider = $2`, accountID, provider)
 		if err == nil && tag.RowsAffected() == 0 {
 			return ErrNotFound
 		}
@@ -79,6 +79,6 @@ FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&passwo
 // order.
 func (s *Store) AccountProviders(ctx context.Context, accountID int64) (_ []string, err error) {
 	defer wrap(&err, "AccountProviders(%d)", accountID)
-	rows, _ := s.pool.Query(ctx, `SELECT provider FROM identities WHERE submitter_id = $1 ORDER BY provider`, accountID)
+	rows, _ := s.pool.Query(ctx, `SELECT provider FROM linked_identities WHERE submitter_id = $1 ORDER BY provider`, accountID)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
