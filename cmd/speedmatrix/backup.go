@@ -48,20 +48,14 @@ func backupCommand(ctx context.Context, cfg config, args []string, stdout, stder
 // restoreCommand is `speedmatrix restore FILE`: it fills an empty database
 // (DATABASE_URL, or the private cluster) from a backup, deriving every run
 // again from its file through the ingest. A database with runs or accounts
-// is refused untouched.
+// is refused untouched, and so is a damaged file; a restore that fails part
+// way leaves the database empty again.
 func restoreCommand(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		fmt.Fprintln(stderr, "usage: speedmatrix restore FILE.tar.zst")
 		return 2
 	}
 	return withStore(ctx, cfg, stderr, func(st *store.Store) error {
-		empty, err := st.Empty(ctx)
-		if err != nil {
-			return err
-		}
-		if !empty {
-			return errors.New("the database already holds runs or accounts: restore fills an empty one")
-		}
 		f, err := os.Open(args[0])
 		if err != nil {
 			return err
@@ -69,7 +63,7 @@ func restoreCommand(ctx context.Context, cfg config, args []string, stdout, stde
 		defer f.Close()
 		n, err := backup.Restore(ctx, f, st)
 		if err != nil {
-			return fmt.Errorf("after %d runs: %w", n, err)
+			return err // it says whether anything is left stored
 		}
 		fmt.Fprintf(stdout, "%d runs and the accounts restored from %s\n", n, args[0])
 		return nil

@@ -1,30 +1,47 @@
 // Package backup writes and reads the portable backup: a zstd-compressed
-// tar holding a manifest, the accounts (tokens as hashes) and, for every
+// tar holding a manifest, every table of people and standing that a run's
+// file cannot give back (store.BackupTables: accounts, sessions and tokens
+// as hashes, tombstones, the audit log, each run's owner), and, for every
 // run, its facts and the file as uploaded. A restore derives every run
 // again from its file through internal/ingest, the same path as an upload,
 // so a backup outlives schema changes and needs no pg_dump of the same
 // major version.
 //
-// Layout, in this order:
+// Layout (version 2), in this order:
 //
-//	manifest.json         {"format": "speedmatrix-backup", "version": 1, …}
-//	accounts.json         orgs, submitters, tokens (store.Accounts)
-//	runs/ID.json          the run's facts and standing (record)
-//	runs/ID.source        the uploaded bytes
+//	manifest.json          {"format": "speedmatrix-backup", "version": 2,
+//	                        "tables": [{"name", "columns"}, …], …}
+//	tables/orgs.jsonl      one JSON object per row, columns in the
+//	tables/submitters.jsonl  manifest's order; every table the runs
+//	…                        depend on, in dependency order
+//	runs/ID.json           the run's facts and standing (record)
+//	runs/ID.source         the uploaded bytes
 //	…
-//	end.json              how many runs were written: a cut-off file is
-//	                      refused rather than restored in part
+//	tables/runs.jsonl      what the runs' files do not say (owner, claim,
+//	                       revision): set on the runs once restored
+//	end.json               how many runs and rows were written and the
+//	                       SHA-256 of every entry before it: a cut-off or
+//	                       altered file is refused before anything is
+//	                       stored
 //
-// The manifest's version grows when a section is added (browser accounts,
-// say); a reader refuses a version newer than it knows and reads every
-// older one.
+// A table or column added to store.BackupTables needs no new version: a
+// reader restores the tables and columns a file names, leaves the columns
+// it lacks to their defaults, and refuses a file naming a table or column
+// it does not know (a newer version wrote it). The version grows when the
+// layout changes; a reader refuses a version newer than it knows and reads
+// every older one (version 1: accounts.json, see v1.go).
 package backup
 
 import (
 	"archive/tar"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"io"
 	"time"
 
@@ -38,7 +55,7 @@ import (
 const Format = "speedmatrix-backup"
 
 // Version is the manifest version this code writes and the newest it reads.
-const Version = 1
+const Version = 2
 
 // Manifest is manifest.json.
 type Manifest struct {
@@ -48,6 +65,15 @@ type Manifest struct {
 	AppVersion string    `json:"app_version"`
 	// Sections lists what the file holds, for a reader to check.
 	Sections []string `json:"sections"`
+	// Tables are the row sections (version 2 on) in the order they
+	// follow, with the columns of their rows.
+	Tables []Table `json:"tables,omitempty"`
+}
+
+// Table names a row section and its columns.
+type Table struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
 }
 
 // record is runs/ID.json: the stored facts (no cells) and standing.
@@ -60,62 +86,142 @@ type record struct {
 // end is end.json.
 type end struct {
 	Runs int `json:"runs"`
+	// Rows counts each table's rows (version 2 on).
+	Rows map[string]int `json:"rows,omitempty"`
+	// SHA256 is the digest of every entry before end.json (version 2
+	// on), as entryDigest feeds them: a check against damage and cut
+	// files, not a signature.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Source is what a backup reads from the database.
 type Source interface {
-	BackupAccounts(ctx context.Context) (*store.Accounts, error)
-	EachBackupRun(ctx context.Context, fn func(store.BackupRun) error) error
+	Snapshot(ctx context.Context, fn func(*store.BackupSnapshot) error) error
 }
 
-// Write writes a backup of st to w and returns how many runs it holds.
+// Write writes a backup of st, read in one snapshot, to w and returns how
+// many runs it holds.
 func Write(ctx context.Context, w io.Writer, st Source, appVersion string) (runs int, err error) {
 	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
 	if err != nil {
 		return 0, err
 	}
-	tw := tar.NewWriter(zw)
-	m := Manifest{Format: Format, Version: Version, CreatedAt: time.Now().UTC(), AppVersion: appVersion,
-		Sections: []string{"accounts", "runs"}}
-	if err := writeJSON(tw, "manifest.json", m); err != nil {
-		return 0, err
-	}
-	a, err := st.BackupAccounts(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if err := writeJSON(tw, "accounts.json", a); err != nil {
-		return 0, err
-	}
-	err = st.EachBackupRun(ctx, func(b store.BackupRun) error {
-		b.Run.Decode, b.Run.Prefill = nil, nil // derived again on restore
-		if err := writeJSON(tw, "runs/"+b.Run.ID+".json", record{b.Run, b.DedupeKey, b.Hidden}); err != nil {
-			return err
-		}
-		runs++
-		return writeFile(tw, "runs/"+b.Run.ID+".source", b.Source)
+	bw := &writer{tw: tar.NewWriter(zw), sum: sha256.New()}
+	err = st.Snapshot(ctx, func(snap *store.BackupSnapshot) error {
+		runs, err = bw.all(ctx, snap, appVersion)
+		return err
 	})
 	if err != nil {
 		return runs, err
 	}
-	if err := writeJSON(tw, "end.json", end{Runs: runs}); err != nil {
-		return runs, err
-	}
-	if err := tw.Close(); err != nil {
+	if err := bw.tw.Close(); err != nil {
 		return runs, err
 	}
 	return runs, zw.Close()
 }
 
-func writeJSON(tw *tar.Writer, name string, v any) error {
+// writer writes entries to the tar, digesting them.
+type writer struct {
+	tw  *tar.Writer
+	sum hash.Hash
+}
+
+// all writes every entry from the manifest to end.json.
+func (bw *writer) all(ctx context.Context, snap *store.BackupSnapshot, appVersion string) (runs int, err error) {
+	before, after := splitTables()
+	m := Manifest{Format: Format, Version: Version, CreatedAt: time.Now().UTC(), AppVersion: appVersion,
+		Sections: []string{"tables", "runs"}}
+	for _, t := range append(before, after...) {
+		m.Tables = append(m.Tables, Table{t.Name, t.ColumnList()})
+	}
+	if err := bw.json("manifest.json", m); err != nil {
+		return 0, err
+	}
+	e := end{Rows: map[string]int{}}
+	for _, t := range before {
+		if err := bw.table(ctx, snap, t, &e); err != nil {
+			return 0, err
+		}
+	}
+	err = snap.EachRun(ctx, func(b store.BackupRun) error {
+		b.Run.Decode, b.Run.Prefill = nil, nil // derived again on restore
+		if err := bw.json("runs/"+b.Run.ID+".json", record{b.Run, b.DedupeKey, b.Hidden}); err != nil {
+			return err
+		}
+		runs++
+		return bw.file("runs/"+b.Run.ID+".source", b.Source)
+	})
+	if err != nil {
+		return runs, err
+	}
+	for _, t := range after {
+		if err := bw.table(ctx, snap, t, &e); err != nil {
+			return runs, err
+		}
+	}
+	e.Runs, e.SHA256 = runs, hex.EncodeToString(bw.sum.Sum(nil))
+	b, err := json.MarshalIndent(e, "", " ")
+	if err != nil {
+		return runs, err
+	}
+	return runs, writeEntry(bw.tw, "end.json", b)
+}
+
+// splitTables parts store.BackupTables into those restored before the
+// runs and those set on the runs after.
+func splitTables() (before, after []store.BackupTable) {
+	for _, t := range store.BackupTables {
+		if t.Update {
+			after = append(after, t)
+		} else {
+			before = append(before, t)
+		}
+	}
+	return before, after
+}
+
+// table writes tables/NAME.jsonl, one row per line.
+func (bw *writer) table(ctx context.Context, snap *store.BackupSnapshot, t store.BackupTable, e *end) error {
+	var buf bytes.Buffer
+	n := 0
+	err := snap.EachRow(ctx, t, func(row []byte) error {
+		buf.Write(row)
+		buf.WriteByte('\n')
+		n++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	e.Rows[t.Name] = n
+	return bw.file(tableEntry(t.Name), buf.Bytes())
+}
+
+func tableEntry(name string) string { return "tables/" + name + ".jsonl" }
+
+func (bw *writer) json(name string, v any) error {
 	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return writeFile(tw, name, b)
+	return bw.file(name, b)
 }
 
-func writeFile(tw *tar.Writer, name string, b []byte) error {
+func (bw *writer) file(name string, b []byte) error {
+	entryDigest(bw.sum, name, b)
+	return writeEntry(bw.tw, name, b)
+}
+
+// entryDigest feeds one entry to the file's digest: its name, its length
+// and its bytes, so that no entry can be moved, cut or merged unnoticed.
+func entryDigest(h hash.Hash, name string, b []byte) {
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(b))))
+	h.Write(b)
+}
+
+func writeEntry(tw *tar.Writer, name string, b []byte) error {
 	hdr := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg, ModTime: time.Unix(0, 0)}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err

@@ -18,7 +18,9 @@ type RestoreStore interface {
 // facts merged at upload (submitter, hardware, engine, model: the form's
 // fields are not in the file) taken from the backup, as Rederive does.
 // Identity and standing come from the backup too (id, dedupe key, upload
-// time, verified name, demo mark, hidden), so every address keeps working.
+// time, verified name, demo mark, time of the last edit, hidden), so every
+// address keeps working. The edited facts themselves are among the facts
+// merged.
 func Restore(ctx context.Context, st RestoreStore, kept *run.Run, dedupeKey string, source []byte, hidden bool) error {
 	p, err := formats.Parse(source)
 	if err != nil {
@@ -33,7 +35,7 @@ func Restore(ctx context.Context, st RestoreStore, kept *run.Run, dedupeKey stri
 	}
 	r := derive(p)
 	r.ID, r.UploadedAt, r.Source = kept.ID, kept.UploadedAt, kept.Source
-	r.SubmitterVerified, r.Demo = kept.SubmitterVerified, kept.Demo
+	r.SubmitterVerified, r.Demo, r.EditedAt = kept.SubmitterVerified, kept.Demo, kept.EditedAt
 	if kept.Demo {
 		// A synthetic run's file is its export, written after the fact:
 		// the run never came from a tool's format, and says so.

@@ -39,7 +39,7 @@ func PreviewNotices(r *run.Run, l *i18n.Localizer) []string {
 		}
 	}
 	if failed > 0 {
-		out = append(out, l.T("draft.notice.failed_cells", map[string]any{"Count": failed, "Total": len(r.Decode)}))
+		out = append(out, l.N("draft.notice.failed_cells", failed, map[string]any{"Total": l.Int(int64(len(r.Decode)))}))
 	}
 	if len(r.Decode) > 0 && measured == 0 {
 		out = append(out, l.T("draft.notice.nothing_measured", nil))

@@ -33,35 +33,38 @@ type extraRow struct {
 
 func (r extraRow) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.extra...)...) }
 
-// EachBackupRun calls fn with every stored run, hidden ones included,
-// oldest first, all read in one snapshot so a backup taken while uploads
-// arrive is consistent. Sources are read a row at a time, never all at once.
-func (s *Store) EachBackupRun(ctx context.Context, fn func(BackupRun) error) (err error) {
-	defer wrap(&err, "EachBackupRun")
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	return s.transact(ctx, opts, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, selectBackupSQL)
-		if err != nil {
+// EachRun calls fn with every stored run of the snapshot, hidden ones
+// included, oldest first. Sources are read a row at a time, never all at
+// once.
+func (b *BackupSnapshot) EachRun(ctx context.Context, fn func(BackupRun) error) (err error) {
+	defer wrap(&err, "EachRun")
+	rows, err := b.tx.Query(ctx, selectBackupSQL)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r BackupRun
+		if r.Run, err = scanRun(extraRow{rows, []any{&r.DedupeKey, &r.Hidden, &r.Source}}); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var b BackupRun
-			if b.Run, err = scanRun(extraRow{rows, []any{&b.DedupeKey, &b.Hidden, &b.Source}}); err != nil {
-				return err
-			}
-			if err := fn(b); err != nil {
-				return err
-			}
+		if err := fn(r); err != nil {
+			return err
 		}
-		return rows.Err()
-	})
+	}
+	return rows.Err()
+}
+
+// EachBackupRun calls fn with every stored run as EachRun does, in a
+// snapshot of its own.
+func (s *Store) EachBackupRun(ctx context.Context, fn func(BackupRun) error) error {
+	return s.Snapshot(ctx, func(b *BackupSnapshot) error { return b.EachRun(ctx, fn) })
 }
 
 // RestoreRun stores a run derived again from a backup under its own id,
-// dedupe key and upload time (r.ID, r.UploadedAt), hidden when it was, in
-// one transaction. An id or key already stored is an error: restore fills
-// an empty database.
+// dedupe key, upload time and time of its last edit (r.ID, r.UploadedAt,
+// r.EditedAt), hidden when it was, in one transaction. An id or key
+// already stored is an error: restore fills an empty database.
 func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte, hidden bool) (err error) {
 	defer wrap(&err, "RestoreRun(%q)", r.ID)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
@@ -72,6 +75,11 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		}
 		if tag.RowsAffected() != 1 {
 			return fmt.Errorf("run %s or its dedupe key is stored already", r.ID)
+		}
+		if r.EditedAt != nil {
+			if _, err := tx.Exec(ctx, `UPDATE runs SET edited_at = $2 WHERE id = $1`, r.ID, r.EditedAt); err != nil {
+				return fmt.Errorf("edited_at: %w", err)
+			}
 		}
 		if source == nil {
 			source = []byte{}

@@ -40,3 +40,6 @@ func IndexSQL(one bool) map[string]string {
 	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
 	return map[string]string{sh.setIdentitiesSQL(): set, sh.offerBestSQL(): ids, sh.countGroupsSQL(): ids}
 }
+
+// BackupLeftOut exposes backupLeftOut.
+var BackupLeftOut = backupLeftOut
