@@ -9,6 +9,12 @@ type AuthForm struct {
 	Next string
 	// Token is the reset link's secret, carried in a hidden field.
 	Token string
+	// Mail: the site sends mail (forgotten passwords, confirmations).
+	Mail bool
+	// Sent: the form was taken and a mail may be on its way.
+	Sent bool
+	// GitHub: "Sign in with GitHub" is offered.
+	GitHub bool
 }
 
 // AccountView is /account.
@@ -17,6 +23,11 @@ type AccountView struct {
 	Admin         bool
 	// Notice is a message of the last action ("signed out elsewhere").
 	Notice string
+	// EmailVerified: the address is confirmed; Mail: the site sends mail,
+	// so an unconfirmed one can be confirmed.
+	EmailVerified, Mail bool
+	// GitHub: GitHub sign-in is offered; GitHubLinked: this account has it.
+	GitHub, GitHubLinked bool
 }
 
 // TokensView is /account/tokens: the new token, shown once, and the list.

@@ -35,7 +35,8 @@ func (s *Server) signupForm(w http.ResponseWriter, r *http.Request) error {
 	return s.renderAuth(w, r, http.StatusOK, "acct.signup.title", templates.SignupPage, templates.AuthForm{})
 }
 
-// signupSubmit is POST /signup: a new account, signed in at once.
+// signupSubmit is POST /signup: a new account, signed in at once; with
+// mail, a link to confirm the address first (accounts_confirm.go).
 func (s *Server) signupSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := readForm(w, r); err != nil {
 		return err
@@ -57,6 +58,9 @@ func (s *Server) signupSubmit(w http.ResponseWriter, r *http.Request) error {
 		hash, err := accounts.HashPassword(password)
 		if err != nil {
 			return err
+		}
+		if s.mailer != nil {
+			return s.signupByMail(w, r, f, store.PendingSignup{Handle: handle, Email: email, PasswordHash: hash})
 		}
 		id, err := s.store.CreateAccount(r.Context(), handle, email, hash)
 		switch {
@@ -162,10 +166,7 @@ func (s *Server) accountPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := i18n.FromContext(r.Context())
-	w.Header().Set("Cache-Control", "no-store")
-	v := templates.AccountView{Handle: a.Handle, Email: a.Email, Admin: a.Admin()}
-	return render(w, r, http.StatusOK, templates.AccountPage(s.privateBase(r, l.T("acct.account.title", nil)), v))
+	return s.renderAccount(w, r, http.StatusOK, a, "")
 }
 
 // renderAuth renders one of the account forms, never cached.
@@ -173,6 +174,7 @@ func (s *Server) renderAuth(w http.ResponseWriter, r *http.Request, status int, 
 	page func(templates.Base, templates.AuthForm) templ.Component, f templates.AuthForm) error {
 	l := i18n.FromContext(r.Context())
 	w.Header().Set("Cache-Control", "no-store")
+	f.Mail, f.GitHub = s.mailer != nil, s.github != nil
 	return render(w, r, status, page(s.privateBase(r, l.T(titleID, nil)), f))
 }
 

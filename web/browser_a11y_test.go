@@ -45,12 +45,17 @@ var notPages = map[string]bool{
 	// uploading, in every language.
 	"/upload/drafts/{id}": true,
 	"/bench/token":        true, // a redirect to /account/tokens
+	// GitHub's way back: a redirect, or a refusal without GitHub's state.
+	"/login/github/callback": true,
 }
 
 // signedInPages are the page routes that need a signed-in browser (or a
 // reset link): TestAccountAccessibility audits them, signed in.
 var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "/account/reset": true, "/account/runs": true,
-	"/account/runs/{id}/edit": true, "/admin/audit": true}
+	"/account/runs/{id}/edit": true, "/admin/audit": true,
+	// Mailed links and a GitHub sign-up waiting for its handle:
+	// TestAccessibilitySignIn reaches them with mail and GitHub on.
+	"/signup/confirm": true, "/account/email/verify": true, "/login/github/handle": true}
 
 // TestAccessibility opens every page of the route table in every language,
 // light and dark, at 1280 and 360 px, and fails on any axe-core violation,
@@ -147,7 +152,7 @@ func a11yPages(t *testing.T, s *site) []a11yPage {
 		"/calculator":      "/calculator?gpu=rtx-3060-12gb&kv=int4&model=Qwen%2FQwen3.5-4B&weights=fp8",
 		"/docs/calculator": "/docs/calculator",
 		"/history":         "/history?model=qwen3-5-4b&hardware=rtx-3060-12gb&engine=vllm",
-		"/signup":          "/signup", "/login": "/login", "/start": "/start", "/bench": "/bench",
+		"/signup":          "/signup", "/login": "/login", "/login/forgot": "/login/forgot", "/start": "/start", "/bench": "/bench",
 	}
 	var missing []string
 	err := chi.Walk(s.Config.Handler.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {

@@ -127,6 +127,22 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Post("/signup", s.page(s.signupSubmit))
 	r.Get("/login", s.page(s.loginForm))
 	r.Post("/login", s.page(s.loginSubmit))
+	r.Get("/login/forgot", s.page(s.forgotForm))
+	r.Post("/login/forgot", s.page(s.forgotSubmit))
+	r.Get("/signup/confirm", s.page(s.signupConfirmForm))
+	r.Post("/signup/confirm", s.page(s.signupConfirmSubmit))
+	r.Post("/account/email/confirm", s.page(s.emailConfirmRequest))
+	r.Get("/account/email/verify", s.page(s.emailVerifyForm))
+	r.Post("/account/email/verify", s.page(s.emailVerifySubmit))
+	// GitHub (github.go, github_account.go); the callback is a top-level
+	// navigation from GitHub, which the cross-origin check lets through
+	// as a GET, and its state cookie ties it to this browser.
+	r.Post("/login/github", s.page(s.githubLogin))
+	r.Get("/login/github/callback", s.page(s.githubCallback))
+	r.Get("/login/github/handle", s.page(s.githubHandleForm))
+	r.Post("/login/github/handle", s.page(s.githubHandleSubmit))
+	r.Post("/account/github/link", s.page(s.githubLink))
+	r.Post("/account/github/unlink", s.page(s.githubUnlink))
 	r.Post("/logout", s.page(s.logout))
 	r.Get("/account", s.page(s.accountPage))
 	r.Post("/account/sessions/revoke", s.page(s.logoutEverywhere))

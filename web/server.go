@@ -59,6 +59,15 @@ type Config struct {
 	// Metrics, when set, counts what this server does (metrics.go); the
 	// caller serves its Handler where it wants.
 	Metrics *Metrics
+	// Mailer, when set (SMTP_URL), mails password resets and address
+	// confirmations (mail.go); without it the operator makes reset links.
+	Mailer Mailer
+	// GitHub, with its client id and secret set, offers "Sign in with
+	// GitHub" (github.go).
+	GitHub GitHubApp
+	// githubEndpoints replace GitHub's addresses, in tests only
+	// (export_test.go).
+	githubEndpoints *githubEndpoints
 }
 
 // Server holds the dependencies of the handlers.
@@ -75,6 +84,9 @@ type Server struct {
 	uploads *uploadGate
 	now     func() time.Time
 	logins  *loginLimiter // failed sign-ins (login_limit.go)
+	mailer  Mailer        // nil: no mail (mail.go)
+	mails   mailLimits
+	github  *githubAuth // nil: no GitHub sign-in (github.go)
 }
 
 // DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
@@ -93,7 +105,8 @@ func New(cfg Config) http.Handler {
 	}
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
 		pages: newPageCache(cfg.CacheBytes), gens: newGenerations(), metrics: cfg.Metrics,
-		uploads: newUploadGate(cfg.Uploads), logins: newLoginLimiter(cfg.Uploads.Now)}
+		uploads: newUploadGate(cfg.Uploads), logins: newLoginLimiter(cfg.Uploads.Now),
+		mailer: cfg.Mailer, mails: newMailLimits(cfg.Uploads.Now), github: newGitHubAuth(cfg.GitHub, cfg.githubEndpoints)}
 	if s.now = cfg.Now; s.now == nil {
 		s.now = time.Now
 	}

@@ -25,6 +25,20 @@ type sessionStore interface {
 	CreateToken(ctx context.Context, handle string, hash []byte, prefix string) error
 	ListTokens(ctx context.Context, accountID int64) ([]store.TokenInfo, error)
 	RevokeOwnToken(ctx context.Context, accountID int64, prefix string) error
+	CreateReset(ctx context.Context, handle string, hash []byte, expires time.Time) error
+	// Sign-up by mail, address confirmation and GitHub (accounts_confirm.go,
+	// accounts_email.go, github.go).
+	HandleAvailable(ctx context.Context, handle string) error
+	CreateConfirmedAccount(ctx context.Context, a store.NewAccount) (int64, error)
+	CreatePendingSignup(ctx context.Context, hash []byte, p store.PendingSignup, expires time.Time) error
+	PendingSignupByHash(ctx context.Context, hash []byte) (*store.PendingSignup, error)
+	TakePendingSignup(ctx context.Context, hash []byte) (*store.PendingSignup, error)
+	CreateEmailConfirmation(ctx context.Context, accountID int64, email string, hash []byte, expires time.Time) error
+	ConfirmEmail(ctx context.Context, hash []byte) error
+	IdentityAccount(ctx context.Context, id store.Identity) (*store.Account, error)
+	LinkIdentity(ctx context.Context, accountID int64, id store.Identity) error
+	UnlinkIdentity(ctx context.Context, accountID int64, provider string) error
+	AccountProviders(ctx context.Context, accountID int64) ([]string, error)
 }
 
 // sessionCookie names the browser's session; its value is a 256-bit secret

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/mail"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -31,6 +32,11 @@ type config struct {
 	MetricsAddr string
 	// CacheBytes (PAGE_CACHE_MB) bounds the page cache.
 	CacheBytes int
+	// Mailer (SMTP_URL, MAIL_FROM) mails resets and confirmations; nil
+	// sends none.
+	Mailer *mail.Mailer
+	// GitHub (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET) offers GitHub sign-in.
+	GitHub web.GitHubApp
 }
 
 // configFromEnv reads the configuration from the process's environment.
@@ -59,6 +65,8 @@ func readConfig(getenv func(string) string) (config, error) {
 	if getenv("METRICS_ADDR") != "" {
 		cfg.MetricsAddr = e.addr("METRICS_ADDR", "")
 	}
+	cfg.Mailer = e.mailer("SMTP_URL", "MAIL_FROM")
+	cfg.GitHub = e.github("GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET")
 	return cfg, errors.Join(e.errs...)
 }
 
@@ -184,6 +192,39 @@ func (e *envReader) origin(name string) string {
 		return ""
 	}
 	return strings.TrimSuffix(v, "/")
+}
+
+// mailer reads the SMTP server's URL and the sender; unset sends no mail.
+// The URL's password is never repeated in a message: a refused value is
+// shown with it masked.
+func (e *envReader) mailer(urlName, fromName string) *mail.Mailer {
+	raw, from := strings.TrimSpace(e.get(urlName)), strings.TrimSpace(e.get(fromName))
+	if raw == "" {
+		if from != "" {
+			e.errs = append(e.errs, fmt.Errorf("%s is set but %s is not: set both to send mail, or neither", fromName, urlName))
+		}
+		return nil
+	}
+	if from == "" {
+		e.errs = append(e.errs, fmt.Errorf("%s is set but %s is not: name the sender, such as speedmatrix <noreply@speedmatrix.example>", urlName, fromName))
+		return nil
+	}
+	m, err := mail.Parse(raw, from)
+	if err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s or %s cannot be read: %w (use smtp://user:pass@host:587 or smtps://user:pass@host:465, and an address)", urlName, fromName, err))
+		return nil
+	}
+	return m
+}
+
+// github reads the OAuth app's id and secret: both or neither.
+func (e *envReader) github(idName, secretName string) web.GitHubApp {
+	app := web.GitHubApp{ClientID: strings.TrimSpace(e.get(idName)), ClientSecret: strings.TrimSpace(e.get(secretName))}
+	if (app.ClientID == "") != (app.ClientSecret == "") {
+		e.errs = append(e.errs, fmt.Errorf("set both %s and %s to sign in with GitHub, or neither", idName, secretName))
+		return web.GitHubApp{}
+	}
+	return app
 }
 
 // startNonce stands in for a build id when the binary carries no VCS stamp:

@@ -116,3 +116,50 @@ func TestConfigReadURL(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigReadsMailAndGitHub: SMTP_URL with MAIL_FROM makes a mailer,
+// GITHUB_CLIENT_ID with its secret a GitHub app; half of either pair, or
+// an unreadable URL, stops start-up, and no message repeats the SMTP
+// password.
+func TestConfigReadsMailAndGitHub(t *testing.T) {
+	cfg, err := readConfig(envOf(map[string]string{
+		"SMTP_URL": "smtps://site:pw-9f8e7d@mail.example:465", "MAIL_FROM": "speedmatrix <noreply@speedmatrix.example>",
+		"GITHUB_CLIENT_ID": "Iv1.abc", "GITHUB_CLIENT_SECRET": "shh",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mailer == nil || strings.Contains(cfg.Mailer.String(), "pw-9f8e7d") || !strings.Contains(cfg.Mailer.String(), "mail.example:465") {
+		t.Errorf("mailer = %v", cfg.Mailer)
+	}
+	if cfg.GitHub.ClientID != "Iv1.abc" || cfg.GitHub.ClientSecret != "shh" {
+		t.Errorf("GitHub = %+v", cfg.GitHub)
+	}
+	if def, _ := readConfig(envOf(nil)); def.Mailer != nil || def.GitHub.ClientID != "" {
+		t.Errorf("defaults: mailer %v, GitHub %+v", def.Mailer, def.GitHub)
+	}
+	for _, bad := range []map[string]string{
+		{"SMTP_URL": "smtp://site:pw-9f8e7d@mail.example"},
+		{"MAIL_FROM": "noreply@speedmatrix.example"},
+		{"SMTP_URL": "http://site:pw-9f8e7d@mail.example", "MAIL_FROM": "noreply@speedmatrix.example"},
+		{"SMTP_URL": "smtp://site:pw-9f8e7d@mail.example", "MAIL_FROM": "not an address"},
+		{"GITHUB_CLIENT_ID": "Iv1.abc"},
+		{"GITHUB_CLIENT_SECRET": "shh"},
+	} {
+		_, err := readConfig(envOf(bad))
+		if err == nil {
+			t.Errorf("%v: no error", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "pw-9f8e7d") {
+			t.Errorf("%v: the error shows the password: %v", bad, err)
+		}
+		named := false
+		for name := range bad {
+			named = named || strings.Contains(err.Error(), name)
+		}
+		if !named {
+			t.Errorf("%v: the error names no variable: %v", bad, err)
+		}
+	}
+}

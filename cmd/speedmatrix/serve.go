@@ -71,10 +71,15 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
 	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
+	site := web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
+		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
+		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub}
+	if cfg.Mailer != nil { // a nil *mail.Mailer in the interface would not be nil
+		site.Mailer = cfg.Mailer
+		logger.Info("mail on", "smtp", cfg.Mailer.String())
+	}
 	srv := &http.Server{
-		Handler: web.New(web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
-			Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
-			CacheBytes: cfg.CacheBytes, Metrics: metrics}),
+		Handler:           web.New(site),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,

@@ -26,13 +26,16 @@ type Account struct {
 	PasswordHash string `db:"password_hash"`
 	Role         string `db:"role"`
 	Suspended    bool   `db:"suspended"`
+	// EmailVerified: the owner of Email proved it (a mailed link, or
+	// GitHub's word); only then are resets mailed there.
+	EmailVerified bool `db:"email_verified"`
 }
 
 // Admin reports whether the account may moderate.
 func (a *Account) Admin() bool { return a != nil && a.Role == "admin" && !a.Suspended }
 
 const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce(s.password_hash, '') AS password_hash,
-    s.role, s.suspended_at IS NOT NULL AS suspended`
+    s.role, s.suspended_at IS NOT NULL AS suspended, s.email_verified_at IS NOT NULL AS email_verified`
 
 // CreateAccount adds a submitter who signs in with email and the argon2id
 // passwordHash. A handle or e-mail address taken (in any case) is
@@ -40,23 +43,52 @@ const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce
 func (s *Store) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
 	defer wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
 	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		var retired bool
-		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
-			handle, HandleQuarantine.Seconds()).Scan(&retired)
-		if err != nil {
-			return err
-		}
-		if retired {
-			return ErrRetired
-		}
-		err = tx.QueryRow(ctx, `INSERT INTO submitters (handle, email, password_hash) VALUES ($1, $2, $3) RETURNING id`,
-			handle, email, passwordHash).Scan(&id)
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-			return ErrExists
-		}
+		id, err = createAccountTx(ctx, tx, NewAccount{Handle: handle, Email: email, PasswordHash: passwordHash})
 		return err
 	})
+	return id, err
+}
+
+// NewAccount is an account to create: EmailVerified when its owner proved
+// the address, Identity when it signs in with another site.
+type NewAccount struct {
+	Handle, Email, PasswordHash string
+	EmailVerified               bool
+	Identity                    *Identity
+}
+
+// CreateConfirmedAccount adds the account a, with its identity if any, in
+// one transaction; errors as CreateAccount (a linked identity is ErrExists
+// too).
+func (s *Store) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id int64, err error) {
+	defer wrap(&err, "CreateConfirmedAccount(%q)", a.Handle)
+	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if id, err = createAccountTx(ctx, tx, a); err != nil || a.Identity == nil {
+			return err
+		}
+		return linkTx(ctx, tx, id, *a.Identity)
+	})
+	return id, err
+}
+
+func createAccountTx(ctx context.Context, tx pgx.Tx, a NewAccount) (id int64, err error) {
+	var retired bool
+	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
+		a.Handle, HandleQuarantine.Seconds()).Scan(&retired)
+	if err != nil {
+		return 0, err
+	}
+	if retired {
+		return 0, ErrRetired
+	}
+	err = tx.QueryRow(ctx, `
+INSERT INTO submitters (handle, email, password_hash, email_verified_at)
+VALUES ($1, nullif($2, ''), nullif($3, ''), CASE WHEN $4 THEN now() END) RETURNING id`,
+		a.Handle, a.Email, a.PasswordHash, a.EmailVerified).Scan(&id)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return 0, ErrExists
+	}
 	return id, err
 }
 

@@ -43,7 +43,10 @@ var BackupTables = []BackupTable{
 	// alone would not give back.
 	{Name: "identities", Columns: "kind slug name"},
 	{Name: "orgs", Columns: "id slug name", Serial: true},
-	{Name: "submitters", Columns: "id handle org_id created_at email password_hash role suspended_at", Serial: true},
+	{Name: "submitters", Columns: "id handle org_id created_at email password_hash role suspended_at email_verified_at", Serial: true},
+	// Sign-ins with GitHub: without them a GitHub-only account could not
+	// sign in after a restore.
+	{Name: "linked_identities", Columns: "provider provider_user_id submitter_id created_at"},
 	{Name: "tokens", Columns: "id hash prefix submitter_id created_at revoked_at last_used_at", Serial: true},
 	{Name: "sessions", Columns: "hash submitter_id created_at expires_at"},
 	{Name: "retired_handles", Columns: "handle retired_at"},
@@ -68,6 +71,10 @@ func BackupTableNamed(name string) (BackupTable, bool) {
 
 // backupLeftOut names every table a backup does not keep, and why.
 var backupLeftOut = map[string]string{
+	"pending_signups": "sign-ups waiting a day at most for their mailed link, or minutes for a handle; " +
+		"whoever did not finish signs up again",
+	"email_confirmations": "one-time, 24-hour links mailed to confirm an address, secrets like the reset links; " +
+		"the account asks for a new one from /account",
 	"password_resets": "a reset link is a one-time, 24-hour secret mailed for the site as it was; " +
 		"a restore comes later, and whoever still needs one asks again rather than the file keeping a door open",
 	"drafts": "previews of uploads not published, deleted 24 hours after they are made and tied to one " +
