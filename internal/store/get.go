@@ -14,16 +14,17 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the four queries, so a run changed meanwhile is
+	// One snapshot for the five queries, so a run changed meanwhile is
 	// never read half old, half new.
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	// The four go in one round trip (a page miss waits for each).
+	// The five go in one round trip (a page miss waits for each).
 	err = s.transact(ctx, opts, func(tx pgx.Tx) (err error) {
 		b := &pgx.Batch{}
 		b.Queue(selectRunSQL, id)
 		b.Queue(selectDecodeSQL, id)
 		b.Queue(selectPrefillSQL, id)
 		b.Queue(selectFlagsSQL, id)
+		b.Queue(selectRunOrgSQL, id)
 		br := tx.SendBatch(ctx, b)
 		defer func() {
 			if cerr := br.Close(); err == nil {
@@ -41,7 +42,10 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 		if r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow); err != nil {
 			return err
 		}
-		return scanFlags(br.QueryRow(), r)
+		if err := scanFlags(br.QueryRow(), r); err != nil {
+			return err
+		}
+		return br.QueryRow().Scan(&r.Org.Slug, &r.Org.Name)
 	})
 	if err != nil {
 		return nil, err
