@@ -48,9 +48,9 @@ var notPages = map[string]bool{
 }
 
 // signedInPages are the page routes that need a signed-in browser (or a
-// reset link): TestAccountAccessibility audits them, signed in.
+// reset link): TestBrowserAccount and TestBrowserOrg audit them, signed in.
 var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "/account/reset": true, "/account/runs": true,
-	"/account/runs/{id}/edit": true, "/admin/audit": true}
+	"/account/runs/{id}/edit": true, "/admin/audit": true, "/account/orgs": true, "/account/orgs/{slug}": true}
 
 // TestAccessibility opens every page of the route table in every language,
 // light and dark, at 1280 and 360 px, and fails on any axe-core violation,

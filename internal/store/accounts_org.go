@@ -56,7 +56,7 @@ func (o *Org) Role(handle string) string {
 }
 
 // OrgRunsLimit bounds the runs an organisation's page lists, newest first.
-const OrgRunsLimit = 100
+const OrgRunsLimit = 50
 
 // GetOrg loads the organisation slug (any case) with its members, owners
 // first, its pending invitations and its newest visible runs. An unknown
@@ -141,9 +141,9 @@ SELECT EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))
 
 // Membership is one organisation an account belongs to, or is invited to.
 type Membership struct {
-	Slug string    `db:"slug"`
-	Name string    `db:"name"`
-	Role string    `db:"role"` // "" for an invitation
+	Slug  string    `db:"slug"`
+	Name  string    `db:"name"`
+	Role  string    `db:"role"` // "" for an invitation
 	Since time.Time `db:"since"`
 	// InvitedBy is the handle of the owner who invited (invitations only).
 	InvitedBy string `db:"invited_by"`

@@ -77,3 +77,12 @@ RETURNING s.handle, coalesce((SELECT slug FROM orgs WHERE id = t.org_id), ''),
 	}
 	return handle, org, nil
 }
+
+// OrgNamed returns the organisation slug (any case) as a run names it, or
+// ErrNotFound.
+func (s *Store) OrgNamed(ctx context.Context, slug string) (_ run.Org, err error) {
+	defer wrap(&err, "OrgNamed(%q)", slug)
+	var o run.Org
+	err = s.pool.QueryRow(ctx, `SELECT slug, name FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&o.Slug, &o.Name)
+	return o, notFound(err)
+}
