@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -206,6 +207,30 @@ func orgTokenRun(t *testing.T, s *site) string {
 	id, _ := out["id"].(string)
 	if _, doc := s.get(t, "/api/v1/runs/"+id); !strings.Contains(doc, `"org": {`) || !strings.Contains(doc, `"slug": "docs-lab"`) {
 		t.Errorf("the org token's run %q does not name its org: %.300s", id, doc)
+	}
+	// The document describes it: Submitter has the org property.
+	_, raw := s.get(t, "/api/openapi.json")
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Submitter struct {
+					AllOf []struct {
+						Properties map[string]json.RawMessage `json:"properties"`
+					} `json:"allOf"`
+				} `json:"Submitter"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+		t.Fatal(err)
+	}
+	declared := false
+	for _, part := range doc.Components.Schemas.Submitter.AllOf {
+		_, ok := part.Properties["org"]
+		declared = declared || ok
+	}
+	if !declared {
+		t.Error("the Submitter schema does not declare org")
 	}
 	return id
 }
