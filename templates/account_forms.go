@@ -35,15 +35,24 @@ type TokensView struct {
 	NewToken string
 	// Command is the exact lil-bench command with the new token.
 	Command string
-	Tokens  []TokenRow
-	Notice  string
+	// NewFor says whose runs the new token uploads, for an
+	// organisation's token.
+	NewFor string
+	Tokens []TokenRow
+	Notice string
+	// Me is the account's handle; Orgs its organisations, each of which
+	// a token may be made for.
+	Me   string
+	Orgs []OrgChoice
 }
 
 // TokenRow is one token of the list, named by its shown prefix.
 type TokenRow struct {
 	Prefix            string
 	Created, LastUsed string
-	Revoked           bool
+	// For is whom the token uploads for: "@handle" or an organisation.
+	For     string
+	Revoked bool
 }
 
 // MyRunsView is /account/runs.

@@ -98,7 +98,7 @@ type RunListItem struct {
 func NewRunListItem(r *run.Run, l *i18n.Localizer) RunListItem {
 	item := RunListItem{ID: r.ID, Title: report.Title(r, l), EngineLine: report.EngineLine(r, l),
 		Summary: report.Summary(r, l)}
-	item.Submitter = report.SubmitterBy(l, r.Submitter, r.SubmitterVerified)
+	item.Submitter = report.SubmitterByFor(l, r.Submitter, r.SubmitterVerified, r.Org.Name)
 	return item
 }
 

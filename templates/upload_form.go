@@ -23,6 +23,15 @@ type UploadForm struct {
 	// As is the handle of the signed-in account the upload will be
 	// shown under, verified; "" when signed out.
 	As string
+	// Orgs are the organisations the signed-in account may upload for
+	// ("Upload as: me / ORG").
+	Orgs []OrgChoice
+}
+
+// OrgChoice is one organisation of the "Upload as" choice.
+type OrgChoice struct {
+	Slug, Name string
+	Chosen     bool
 }
 
 // FieldKind says how a field is entered.
@@ -139,4 +148,14 @@ func fileNote(name, fromFile string) string {
 		return ""
 	}
 	return " " + fieldID(name) + "-file"
+}
+
+// anyChosen says one of the organisations is the chosen "Upload as".
+func anyChosen(orgs []OrgChoice) bool {
+	for _, o := range orgs {
+		if o.Chosen {
+			return true
+		}
+	}
+	return false
 }

@@ -16,9 +16,9 @@ import (
 
 // accountStore is what the account area needs of the database.
 type accountStore interface {
-	TokenSubmitter(ctx context.Context, hash []byte) (string, error)
+	TokenUploader(ctx context.Context, hash []byte) (handle, org string, err error)
 	DeleteOwnedRun(ctx context.Context, id, handle string) error
-	GetOrg(ctx context.Context, slug string) (*store.Org, error)
+	orgStore
 }
 
 // UploadPolicy says who may upload and how often.
@@ -77,49 +77,63 @@ var (
 	errAnonymous = &httpError{status: http.StatusUnauthorized, key: "account.error.anonymous"}
 	errNotOwner  = &httpError{status: http.StatusForbidden, key: "account.error.not_owner"}
 	errTooMany   = &httpError{status: http.StatusTooManyRequests, key: "account.error.rate_limited"}
+	// errNotMember answers an upload, a token or a page for an
+	// organisation the account does not belong to.
+	errNotMember = &httpError{status: http.StatusForbidden, key: "acct.error.not_member"}
+	// errNotOrgOwner answers a member trying what only owners may.
+	errNotOrgOwner = &httpError{status: http.StatusForbidden, key: "acct.error.not_org_owner"}
 )
 
-// account returns the handle of the submitter whose token the request
-// carries ("" without an Authorization header). A malformed or unknown
-// token is 401, a revoked one 403: lil-bench stops on either. The token
-// itself never reaches a log or an error message.
-func (s *Server) account(w http.ResponseWriter, r *http.Request) (handle string, hash []byte, err error) {
+// uploaderID is who an upload comes from: the submitter's handle (""
+// for an anonymous upload), the organisation's slug when it is uploaded
+// for one, and the signed-in account's id (0 for a token or nobody).
+type uploaderID struct {
+	handle, org string
+	accountID   int64
+}
+
+// account returns who the request's token uploads as (the zero
+// uploaderID without an Authorization header): its submitter and, for an
+// organisation's token, the organisation. A malformed or unknown token is
+// 401, a revoked one 403: lil-bench stops on either. The token itself
+// never reaches a log or an error message.
+func (s *Server) account(w http.ResponseWriter, r *http.Request) (id uploaderID, hash []byte, err error) {
 	token, present := accounts.BearerToken(r.Header.Get("Authorization"))
 	if !present {
-		return "", nil, nil
+		return uploaderID{}, nil, nil
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
 	if !accounts.IsToken(token) {
-		return "", nil, errBadToken
+		return uploaderID{}, nil, errBadToken
 	}
 	hash = accounts.Hash(token)
-	handle, err = s.store.TokenSubmitter(r.Context(), hash)
+	id.handle, id.org, err = s.store.TokenUploader(r.Context(), hash)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return "", nil, errBadToken
+		return uploaderID{}, nil, errBadToken
 	case errors.Is(err, store.ErrRevoked):
-		return "", nil, errRevoked
+		return uploaderID{}, nil, errRevoked
 	case err != nil:
-		return "", nil, err
+		return uploaderID{}, nil, err
 	}
 	w.Header().Del("WWW-Authenticate")
-	return handle, hash, nil
+	return id, hash, nil
 }
 
 // uploader is the gate every upload door passes first: it names the
 // token's submitter, refuses anonymous uploads when the site says so, and
 // spends one upload of the token's (or, anonymous, the address's) budget,
 // answering 429 with Retry-After when it is spent.
-func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (string, error) {
-	handle, hash, err := s.account(w, r)
+func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (uploaderID, error) {
+	id, hash, err := s.account(w, r)
 	if err != nil {
-		return "", err
+		return uploaderID{}, err
 	}
 	limiter, key := s.uploads.byToken, hex.EncodeToString(hash)
-	if handle == "" {
+	if id.handle == "" {
 		if s.uploads.refuseAnonymous {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
-			return "", errAnonymous
+			return uploaderID{}, errAnonymous
 		}
 		// The client's address; behind a reverse proxy only with the
 		// proxy among TrustedProxies (clientaddr.go).
@@ -127,26 +141,26 @@ func (s *Server) uploader(w http.ResponseWriter, r *http.Request) (string, error
 	}
 	if ok, wait := limiter.Allow(key); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
-		return "", errTooMany
+		return uploaderID{}, errTooMany
 	}
-	return handle, nil
+	return id, nil
 }
 
 // formUploader is uploader for the upload form: a signed-in browser
 // uploads as its account (verified), spending the account's hourly budget;
 // otherwise the form is an anonymous upload (or, with a Bearer header, a
 // token's) like any other door.
-func (s *Server) formUploader(w http.ResponseWriter, r *http.Request) (string, error) {
+func (s *Server) formUploader(w http.ResponseWriter, r *http.Request) (uploaderID, error) {
 	a, err := s.signedInAccount(r)
 	if err != nil {
-		return "", err
+		return uploaderID{}, err
 	}
 	if a == nil {
 		return s.uploader(w, r)
 	}
 	if ok, wait := s.uploads.byToken.Allow("account:" + strconv.FormatInt(a.ID, 10)); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
-		return "", errTooMany
+		return uploaderID{}, errTooMany
 	}
-	return a.Handle, nil
+	return uploaderID{handle: a.Handle, accountID: a.ID}, nil
 }

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -137,6 +139,7 @@ func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
 	lb := lilBenchBody(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
 	_, owned := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
 	ownedID := owned["id"].(string)
+	orgRun := orgTokenRun(t, s)
 	return map[string][]apiCall{
 		"GET /api/v1/runs": {
 			{"/api/v1/runs", nil, nil, 200},
@@ -155,6 +158,7 @@ func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
 		},
 		"GET /api/v1/runs/{id}": {
 			{"/api/v1/runs/" + anon, nil, nil, 200},
+			{"/api/v1/runs/" + orgRun, nil, nil, 200}, // its submitter has an org
 			{"/api/v1/runs/aaaaaaaaaa", nil, nil, 404},
 		},
 		"DELETE /api/v1/runs/{id}": {
@@ -181,4 +185,52 @@ func documentedCalls(t *testing.T, s *site) map[string][]apiCall {
 			{"/api/bench/whoami", nil, nil, 401},
 		},
 	}
+}
+
+// orgTokenRun uploads a run with the token of an organisation's member,
+// checks that its document names the organisation, and returns its id.
+func orgTokenRun(t *testing.T, s *site) string {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.store.CreateSubmitter(ctx, "documented-member", "docs-lab"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.store.AccountByHandle(ctx, "documented-member")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := accounts.NewToken()
+	if err := s.store.CreateOrgToken(ctx, a.ID, "docs-lab", tok.Hash, tok.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	_, out := s.post(t, "application/json", readFile(t, "../testdata/formats/lil-bench/lil_bench_result_2gpu.json"), "Authorization: Bearer "+tok.Secret)
+	id, _ := out["id"].(string)
+	if _, doc := s.get(t, "/api/v1/runs/"+id); !strings.Contains(doc, `"org": {`) || !strings.Contains(doc, `"slug": "docs-lab"`) {
+		t.Errorf("the org token's run %q does not name its org: %.300s", id, doc)
+	}
+	// The document describes it: Submitter has the org property.
+	_, raw := s.get(t, "/api/openapi.json")
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Submitter struct {
+					AllOf []struct {
+						Properties map[string]json.RawMessage `json:"properties"`
+					} `json:"allOf"`
+				} `json:"Submitter"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+		t.Fatal(err)
+	}
+	declared := false
+	for _, part := range doc.Components.Schemas.Submitter.AllOf {
+		_, ok := part.Properties["org"]
+		declared = declared || ok
+	}
+	if !declared {
+		t.Error("the Submitter schema does not declare org")
+	}
+	return id
 }

@@ -54,13 +54,13 @@ func (s *Server) benchWhoami(w http.ResponseWriter, r *http.Request) error {
 // signedIn is account for requests that need a token: without one the
 // answer is 401 with the challenge that tells a client to send one.
 func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (string, error) {
-	handle, _, err := s.account(w, r)
+	id, _, err := s.account(w, r)
 	if err != nil {
 		return "", err
 	}
-	if handle == "" {
+	if id.handle == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="speedmatrix"`)
 		return "", errNoToken
 	}
-	return handle, nil
+	return id.handle, nil
 }

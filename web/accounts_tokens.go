@@ -27,23 +27,42 @@ func (s *Server) tokensPage(w http.ResponseWriter, r *http.Request) error {
 	return s.renderTokens(w, r, a, templates.TokensView{})
 }
 
-// tokenCreate is POST /account/tokens: a new token, shown on the answer
-// to this request only (no redirect, so it is never in a URL or history
-// entry that could be reloaded).
+// tokenCreate is POST /account/tokens: a new token, for the account or,
+// with "org", for one of its organisations (403 for any other), shown on
+// the answer to this request only (no redirect, so it is never in a URL or
+// history entry that could be reloaded).
 func (s *Server) tokenCreate(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.requireAccount(w, r)
 	if err != nil {
+		return err
+	}
+	if err := readForm(w, r); err != nil {
 		return err
 	}
 	tok, err := accounts.NewToken()
 	if err != nil {
 		return err
 	}
-	if err := s.store.CreateToken(r.Context(), a.Handle, tok.Hash, tok.Prefix); err != nil {
+	org := r.PostForm.Get("org")
+	if org == "" {
+		err = s.store.CreateToken(r.Context(), a.Handle, tok.Hash, tok.Prefix)
+	} else {
+		err = s.store.CreateOrgToken(r.Context(), a.ID, org, tok.Hash, tok.Prefix)
+	}
+	if err != nil {
 		return err
 	}
-	s.log.Info("token created", "submitter", a.Handle, "token", tok.Prefix+"…")
-	return s.renderTokens(w, r, a, templates.TokensView{NewToken: tok.Secret, Command: benchCommand(tok.Secret)})
+	s.log.Info("token created", "submitter", a.Handle, "org", org, "token", tok.Prefix+"…")
+	v := templates.TokensView{NewToken: tok.Secret, Command: benchCommand(tok.Secret)}
+	if org != "" {
+		named, err := s.store.OrgNamed(r.Context(), org)
+		if err != nil {
+			return err
+		}
+		l := i18n.FromContext(r.Context())
+		v.NewFor = l.T("acct.tokens.new_for_org", map[string]any{"Name": named.Name})
+	}
+	return s.renderTokens(w, r, a, v)
 }
 
 // benchCommand is the lil-bench command line that uploads with token.
@@ -80,10 +99,22 @@ func (s *Server) renderTokens(w http.ResponseWriter, r *http.Request, a *store.A
 	if err != nil {
 		return err
 	}
+	member, _, err := s.store.AccountOrgs(r.Context(), a.ID)
+	if err != nil {
+		return err
+	}
+	v.Me = a.Handle
+	for _, m := range member {
+		v.Orgs = append(v.Orgs, templates.OrgChoice{Slug: m.Slug, Name: m.Name})
+	}
 	l := i18n.FromContext(r.Context())
 	never := l.T("acct.tokens.never", nil)
 	for _, tk := range list {
-		row := templates.TokenRow{Prefix: tk.Prefix, Created: report.Timestamp(tk.CreatedAt), LastUsed: never, Revoked: tk.RevokedAt != nil}
+		row := templates.TokenRow{Prefix: tk.Prefix, Created: report.Timestamp(tk.CreatedAt), LastUsed: never, Revoked: tk.RevokedAt != nil,
+			For: "@" + a.Handle}
+		if tk.Org != "" {
+			row.For = tk.Org
+		}
 		if tk.LastUsedAt != nil {
 			row.LastUsed = report.Timestamp(*tk.LastUsedAt)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // createdRun is the answer to an upload.
@@ -23,7 +24,7 @@ type createdRun struct {
 // with the same body for a document already stored; with ?dry_run=1 the
 // run it would store, and nothing stored.
 func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
-	account, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
+	who, err := s.uploader(w, r) // token, anonymous policy, rate (accounts.go)
 	if err != nil {
 		return err
 	}
@@ -31,7 +32,9 @@ func (s *Server) apiCreateRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	up.Account = account
+	// An organisation's token uploads for it; the store checks that its
+	// submitter is still a member.
+	up.Account, up.Org = who.handle, run.Org{Slug: who.org}
 	if dryRun(r) {
 		return s.apiDryRun(w, r, up)
 	}

@@ -109,7 +109,7 @@ type apiSubmitter = export.Submitter
 
 // newAPISubmitter is the run's submitter (empty strings without a name).
 func newAPISubmitter(it *store.RunItem) *apiSubmitter {
-	sub := export.NewSubmitter(it.Submitter, it.SubmitterVerified)
+	sub := export.NewSubmitter(it.Submitter, it.SubmitterVerified, run.Org{Slug: it.OrgSlug, Name: it.OrgName})
 	return &sub
 }
 

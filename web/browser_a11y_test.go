@@ -50,9 +50,9 @@ var notPages = map[string]bool{
 }
 
 // signedInPages are the page routes that need a signed-in browser (or a
-// reset link): TestAccountAccessibility audits them, signed in.
+// reset link): TestBrowserAccount and TestBrowserOrg audit them, signed in.
 var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "/account/reset": true, "/account/runs": true,
-	"/account/runs/{id}/edit": true, "/admin/audit": true,
+	"/account/runs/{id}/edit": true, "/admin/audit": true, "/account/orgs": true, "/account/orgs/{slug}": true,
 	// Mailed links and a GitHub sign-up waiting for its handle:
 	// TestAccessibilitySignIn reaches them with mail and GitHub on.
 	"/signup/confirm": true, "/account/email/verify": true, "/login/github/handle": true}

@@ -71,6 +71,9 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			he = errNotFound
+		case errors.Is(err, store.ErrNotMember):
+			// Every door: the form, the API and an organisation's token.
+			he = errNotMember
 		case store.IsDiskFull(err):
 			he = errDiskFull
 			s.log.Warn("database disk full: write refused", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -155,6 +155,11 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Get("/account/runs/{id}/edit", s.page(s.editRunForm))
 	r.Post("/account/runs/{id}/edit", s.page(s.editRunSubmit))
 	r.Post("/account/runs/{id}/{action}", s.page(s.myRunAction))
+	// Organisations (accounts_orgs.go, accounts_org_manage.go).
+	r.Get("/account/orgs", s.page(s.orgsPage))
+	r.Post("/account/orgs", s.page(s.orgCreate))
+	r.Get("/account/orgs/{slug}", s.page(s.orgManagePage))
+	r.Post("/account/orgs/{slug}/{action}", s.page(s.orgAction))
 	// Moderation (admin.go): admins only.
 	r.Get("/admin/audit", s.page(s.auditPage))
 	r.Post("/admin/hide-run", s.page(s.adminAct("hide-run")))

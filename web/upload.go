@@ -24,7 +24,9 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
 	}
 	form := templates.UploadForm{Discarded: r.URL.Query().Has("discarded")}
 	if a != nil {
-		form.As = a.Handle
+		if err := s.fillUploadAs(r, &form, uploaderID{handle: a.Handle, accountID: a.ID}, ""); err != nil {
+			return err
+		}
 	}
 	return s.renderUpload(w, r, http.StatusOK, form)
 }
@@ -35,7 +37,7 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
 // answer leads to its preview (303). Fields sent with the file (a script,
 // an older form) are kept for the preview, where their problems show.
 func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
-	account, err := s.formUploader(w, r) // session or token, anonymous policy, rate (accounts.go)
+	who, err := s.formUploader(w, r) // session or token, anonymous policy, rate (accounts.go)
 	if errors.Is(err, errAnonymous) {
 		return s.renderUploadSignIn(w, r, http.StatusUnauthorized)
 	}
@@ -43,6 +45,11 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	up, err := readUpload(w, r)
+	as := up.Fields[uploadAsField]
+	delete(up.Fields, uploadAsField)
+	if err == nil {
+		who, err = s.uploadFor(r, who, as)
+	}
 	if err == nil {
 		_, _, err = ingest.Prepare(ingest.Upload{Files: up.Files}, s.now())
 	}
@@ -52,11 +59,13 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		form := refusedForm(r, pe, map[string]string{})
-		form.As = account
+		if err := s.fillUploadAs(r, &form, who, as); err != nil {
+			return err
+		}
 		return s.renderUpload(w, r, statusOf(pe), form)
 	}
 	now := s.now()
-	d := &store.Draft{ID: randomKey(), Owner: s.draftOwner(w, r, true), Account: account,
+	d := &store.Draft{ID: randomKey(), Owner: s.draftOwner(w, r, true), Account: who.handle, Org: who.org,
 		Files: up.Files, Fields: up.Fields, CreatedAt: now, ExpiresAt: now.Add(draftTTL)}
 	if err := s.store.InsertDraft(r.Context(), d); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 )
@@ -62,7 +63,7 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.SetDraftFields(r.Context(), d.ID, fields); err != nil {
 		return err
 	}
-	up := ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account}
+	up := ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: run.Org{Slug: d.Org}}
 	if r.PostForm.Get("action") != "publish" {
 		if _, _, err := ingest.Prepare(up, d.CreatedAt); err != nil {
 			return s.renderDraftRefusal(w, r, d, fields, err)
@@ -134,14 +135,21 @@ func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int,
 	if err != nil {
 		return err
 	}
-	rn, _, err := ingest.Prepare(ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account}, d.CreatedAt)
+	// The preview names the organisation as the report will.
+	var org run.Org
+	if d.Org != "" {
+		if org, err = s.store.OrgNamed(r.Context(), d.Org); err != nil {
+			return err
+		}
+	}
+	rn, _, err := ingest.Prepare(ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: org}, d.CreatedAt)
 	if err != nil {
 		if pe == nil {
 			if pe, _ = problem.As(err); pe == nil {
 				return err
 			}
 		}
-		if rn, _, err = ingest.Prepare(ingest.Upload{Files: d.Files, Account: d.Account}, d.CreatedAt); err != nil {
+		if rn, _, err = ingest.Prepare(ingest.Upload{Files: d.Files, Account: d.Account, Org: org}, d.CreatedAt); err != nil {
 			return err
 		}
 	}

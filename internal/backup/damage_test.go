@@ -137,7 +137,7 @@ func TestVersion1(t *testing.T) {
 	if err != nil || len(own) != 1 || own[0].Hidden {
 		t.Errorf("veteran's runs: %+v, %v", own, err)
 	}
-	if o, err := dst.GetOrg(ctx, "lab"); err != nil || len(o.Submitters) != 1 {
+	if o, err := dst.GetOrg(ctx, "lab"); err != nil || len(o.Members) != 1 {
 		t.Errorf("org lab: %+v, %v", o, err)
 	}
 	var hidden int

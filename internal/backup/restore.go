@@ -34,7 +34,7 @@ type Target interface {
 	ingest.RestoreStore
 	Empty(ctx context.Context) (bool, error)
 	RestoreRows(ctx context.Context, t store.BackupTable, cols []string, rows []json.RawMessage) error
-	RestoreSequences(ctx context.Context) error
+	FinishRestore(ctx context.Context) error
 	UndoRestore(ctx context.Context) error
 }
 
@@ -62,7 +62,7 @@ func Restore(ctx context.Context, r io.ReadSeeker, st Target) (runs int, err err
 	}
 	runs, err = read(ctx, r, db{st})
 	if err == nil {
-		err = st.RestoreSequences(ctx)
+		err = st.FinishRestore(ctx)
 	}
 	if err != nil {
 		if undo := st.UndoRestore(context.WithoutCancel(ctx)); undo != nil {

@@ -37,6 +37,10 @@ type Upload struct {
 	// upload; it wins over the declared submitter and marks the run's name
 	// as verified. Empty for anonymous uploads.
 	Account string
+	// Org is the organisation the account uploads for (its slug; its
+	// name too when the door knows it), only with Account; the store
+	// refuses it when the account is not a member.
+	Org run.Org
 }
 
 // Result says which run an upload became.
@@ -87,7 +91,7 @@ func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
 	r.Source = run.Source{SHA256: formats.SHA256(source), Filename: filename,
 		ContentType: archive.ContentType(source), Size: int64(len(source))}
 	if u.Account != "" {
-		r.Submitter, r.SubmitterVerified = u.Account, true
+		r.Submitter, r.SubmitterVerified, r.Org = u.Account, true, u.Org
 	}
 	return r, formats.DedupeKey(p, source), source, nil
 }

@@ -20,6 +20,9 @@ func Model(slug string) string { return "/models/" + url.PathEscape(slug) }
 // Submitter is the path of a submitter page, /submitters/{handle}.
 func Submitter(slug string) string { return "/submitters/" + url.PathEscape(slug) }
 
+// Org is the path of an organisation's page, /orgs/{slug}.
+func Org(slug string) string { return "/orgs/" + url.PathEscape(slug) }
+
 // RunCell is a run's report with one decode cell highlighted: ?cell= names
 // it for the grid, and the fragment scrolls to it (the grid styles :target).
 func RunCell(id string, context, concurrency int) string {

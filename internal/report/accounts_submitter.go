@@ -31,12 +31,23 @@ func SubmitterBy(l *i18n.Localizer, name string, verified bool) string {
 	}
 }
 
-// SubmitterLine is SubmitterBy for an export, where no mark beside the
-// name can say more: "by @alice · verified submitter" for an account,
-// "by “alice” (claimed, not verified)" for a typed name, "" without one.
-// Markdown, BBCode, text, the card and the SVGs all state it.
-func SubmitterLine(l *i18n.Localizer, name string, verified bool) string {
-	by := SubmitterBy(l, name, verified)
+// SubmitterByFor is SubmitterBy naming the organisation a verified
+// submitter uploaded the run for: "by @alice for ACME". A claimed name is
+// never an organisation's.
+func SubmitterByFor(l *i18n.Localizer, name string, verified bool, org string) string {
+	if name == "" || !verified || org == "" {
+		return SubmitterBy(l, name, verified)
+	}
+	return l.T("run.by_for", map[string]any{"Handle": name, "Org": org})
+}
+
+// SubmitterLine is SubmitterByFor for an export, where no mark beside the
+// name can say more: "by @alice · verified submitter" (or "by @alice for
+// ACME · verified submitter") for an account, "by “alice” (claimed, not
+// verified)" for a typed name, "" without one. Markdown, BBCode, text,
+// the card and the SVGs all state it.
+func SubmitterLine(l *i18n.Localizer, name string, verified bool, org string) string {
+	by := SubmitterByFor(l, name, verified, org)
 	if by == "" || !verified {
 		return by
 	}

@@ -39,6 +39,10 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		Entities:        entities(r),
 	}
 	v.Submitter = SubmitterBy(l, r.Submitter, r.SubmitterVerified)
+	if r.SubmitterVerified && r.Org.Slug != "" {
+		// Its own link beside the submitter's: "by @bob" "for ACME".
+		v.Org = l.T("run.for_org", map[string]any{"Org": r.Org.Name})
+	}
 	if r.EditedAt != nil {
 		v.Edited = l.T("run.edited", map[string]any{"When": Timestamp(*r.EditedAt)})
 	}

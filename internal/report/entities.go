@@ -22,6 +22,7 @@ func entities(r *run.Run) map[string]string {
 	add(LinkModel, model.Slug, paths.Model)
 	if r.SubmitterVerified { // a claimed name has no page (see Submitter)
 		add(LinkSubmitter, catalog.Submitter(r.Submitter).Slug, paths.Submitter)
+		add(LinkOrg, r.Org.Slug, paths.Org)
 	}
 	return out
 }

@@ -23,6 +23,9 @@ type View struct {
 	Description string
 	// Submitter is "by @Sandberg"; empty when unknown.
 	Submitter string
+	// Org is "for ACME", the organisation a verified submitter uploaded
+	// the run for (linked by LinkOrg); empty for none.
+	Org string
 	// Edited is "metadata edited by the uploader on …"; empty when never.
 	Edited string
 	// SubmitterHandle is the bare handle, for a link to the submitter.
@@ -95,6 +98,7 @@ const (
 	LinkEngine    = "engine"
 	LinkModel     = "model"
 	LinkSubmitter = "submitter"
+	LinkOrg       = "org"
 )
 
 // Href is the address of the entity page a fact or the header links to,

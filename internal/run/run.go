@@ -24,6 +24,8 @@ type Run struct {
 	// SubmitterVerified is set when the upload carried a token of the
 	// submitter's account: the name is proven, not self-declared.
 	SubmitterVerified bool `json:"submitter_verified,omitempty"`
+	// Org is the organisation a verified submitter uploaded the run for.
+	Org Org `json:"org,omitzero"`
 	// Profile is lil-bench's measurement profile ("standard", "quick");
 	// quick runs are shown but kept out of leaderboards and bests.
 	Profile string `json:"profile,omitempty"`

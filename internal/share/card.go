@@ -49,7 +49,7 @@ func fittedByline(r *run.Run, l *i18n.Localizer, size float64, maxW int) string 
 	line := Byline(r, l)
 	name := []rune(r.Submitter)
 	for n := len(name) - 1; n > 0 && textWidth(line, size, false) > float64(maxW); n-- {
-		line = report.SubmitterLine(l, string(name[:n])+"…", r.SubmitterVerified)
+		line = report.SubmitterLine(l, string(name[:n])+"…", r.SubmitterVerified, r.Org.Name)
 	}
 	return line
 }

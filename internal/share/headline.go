@@ -72,7 +72,7 @@ func Headline(r *run.Run, l *i18n.Localizer) string {
 // Byline is who uploaded r, worded for an export by report.SubmitterLine:
 // claimed or verified, never one looking like the other; "" without a name.
 func Byline(r *run.Run, l *i18n.Localizer) string {
-	return report.SubmitterLine(l, r.Submitter, r.SubmitterVerified)
+	return report.SubmitterLine(l, r.Submitter, r.SubmitterVerified, r.Org.Name)
 }
 
 // Numbers are the headline's figures, worded: "63.5 tok/s single stream",

@@ -21,29 +21,35 @@ var (
 	ErrAmbiguous = errors.New("prefix names several tokens")
 )
 
-// CreateSubmitter adds a submitter. A non-empty orgSlug puts them in that
-// organisation, created (named by its slug) when new. A taken handle, in
-// any case, is ErrExists.
+// CreateSubmitter adds a submitter. A non-empty orgSlug makes them a
+// member of that organisation, created (named by its slug) when new; the
+// organisation's first member is its owner. A taken handle, in any case,
+// is ErrExists.
 func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
 	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
 	// A new member shows on their organisation's page.
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
-		var orgID *int64
-		if orgSlug != "" {
-			orgID = new(int64)
-			err := tx.QueryRow(ctx, `
-INSERT INTO orgs (slug, name) VALUES ($1, $1)
-ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
-RETURNING id`, orgSlug).Scan(orgID)
-			if err != nil {
-				return err
-			}
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO submitters (handle, org_id) VALUES ($1, $2)`, handle, orgID)
+		var id int64
+		err := tx.QueryRow(ctx, `INSERT INTO submitters (handle) VALUES ($1) RETURNING id`, handle).Scan(&id)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 			return ErrExists
 		}
+		if err != nil || orgSlug == "" {
+			return err
+		}
+		var orgID int64
+		err = tx.QueryRow(ctx, `
+INSERT INTO orgs (slug, name) VALUES ($1, $1)
+ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
+RETURNING id`, orgSlug).Scan(&orgID)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `
+INSERT INTO org_members (org_id, submitter_id, role)
+SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM org_members WHERE org_id = $1 AND role = 'owner') THEN 'member' ELSE 'owner' END`,
+			orgID, id)
 		return err
 	}))
 }
@@ -61,25 +67,11 @@ SELECT $1, $2, id FROM submitters WHERE lower(handle) = lower($3)`, hash, prefix
 	return err
 }
 
-// TokenSubmitter returns the handle of the submitter whose token has this
-// hash and notes the token as used. A revoked token, or one of a suspended
-// account, is ErrRevoked (with the handle); an unknown one ErrNotFound.
+// TokenSubmitter is TokenUploader without the organisation: the handle
+// of the token's submitter, for callers that only ask who it is.
 func (s *Store) TokenSubmitter(ctx context.Context, hash []byte) (handle string, err error) {
-	// No arguments in the wrapped error: the hash is of a secret.
-	defer wrap(&err, "TokenSubmitter")
-	var revoked bool
-	err = s.pool.QueryRow(ctx, `
-UPDATE tokens t SET last_used_at = CASE WHEN t.revoked_at IS NULL THEN now() ELSE t.last_used_at END
-FROM submitters s
-WHERE t.hash = $1 AND s.id = t.submitter_id
-RETURNING s.handle, t.revoked_at IS NOT NULL OR s.suspended_at IS NOT NULL`, hash).Scan(&handle, &revoked)
-	if err != nil {
-		return "", notFound(err)
-	}
-	if revoked {
-		return handle, ErrRevoked
-	}
-	return handle, nil
+	handle, _, err = s.TokenUploader(ctx, hash)
+	return handle, err
 }
 
 // RevokeToken revokes the token with this hash, or, when hash is nil, the

@@ -13,14 +13,18 @@ type TokenInfo struct {
 	CreatedAt  time.Time  `db:"created_at"`
 	LastUsedAt *time.Time `db:"last_used_at"`
 	RevokedAt  *time.Time `db:"revoked_at"`
+	// Org is the slug of the organisation the token uploads for ("" for
+	// the account itself).
+	Org string `db:"org"`
 }
 
 // ListTokens returns the account's tokens, newest first.
 func (s *Store) ListTokens(ctx context.Context, accountID int64) (_ []TokenInfo, err error) {
 	defer wrap(&err, "ListTokens(%d)", accountID)
 	rows, _ := s.pool.Query(ctx, `
-SELECT prefix, created_at, last_used_at, revoked_at FROM tokens
-WHERE submitter_id = $1 ORDER BY created_at DESC, id DESC`, accountID)
+SELECT t.prefix, t.created_at, t.last_used_at, t.revoked_at, coalesce(o.slug, '') AS org
+FROM tokens t LEFT JOIN orgs o ON o.id = t.org_id
+WHERE t.submitter_id = $1 ORDER BY t.created_at DESC, t.id DESC`, accountID)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[TokenInfo])
 }
 

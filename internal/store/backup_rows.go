@@ -106,10 +106,46 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 	return err
 }
 
-// RestoreSequences moves the id sequence of every serial table past the
+// FinishRestore ends a restore: the id sequences move past the restored
+// ids, and a backup made before organisations had members gets the
+// memberships the migration that introduced them would have made.
+func (s *Store) FinishRestore(ctx context.Context) (err error) {
+	defer wrap(&err, "FinishRestore")
+	if err := s.restoreSequences(ctx); err != nil {
+		return err
+	}
+	return s.restoreLegacyMemberships(ctx)
+}
+
+// restoreLegacyMemberships turns the operator's one-organisation
+// placements (submitters.org_id) of a backup without memberships into
+// memberships, the first placed submitter the owner, and makes their
+// verified runs the organisation's: what the migration did to the same
+// rows in place. A backup with any membership has them all already.
+func (s *Store) restoreLegacyMemberships(ctx context.Context) error {
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var has bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM org_members)`).Scan(&has); err != nil || has {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `
+INSERT INTO org_members (org_id, submitter_id, role, joined_at)
+SELECT org_id, id,
+    CASE WHEN id = min(id) OVER (PARTITION BY org_id) THEN 'owner' ELSE 'member' END,
+    created_at
+FROM submitters WHERE org_id IS NOT NULL`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+UPDATE runs r SET org_id = s.org_id
+FROM submitters s WHERE s.id = r.submitter_id AND s.org_id IS NOT NULL AND r.submitter_verified AND r.org_id IS NULL`)
+		return err
+	})
+}
+
+// restoreSequences moves the id sequence of every serial table past the
 // restored ids, so the next account, token or audit line gets a new one.
-func (s *Store) RestoreSequences(ctx context.Context) (err error) {
-	defer wrap(&err, "RestoreSequences")
+func (s *Store) restoreSequences(ctx context.Context) error {
 	for _, t := range BackupTables {
 		if !t.Serial {
 			continue

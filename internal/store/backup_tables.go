@@ -42,21 +42,25 @@ var BackupTables = []BackupTable{
 	// runs deleted since, or a claim's new name, leave names the runs
 	// alone would not give back.
 	{Name: "identities", Columns: "kind slug name"},
-	{Name: "orgs", Columns: "id slug name", Serial: true},
+	{Name: "orgs", Columns: "id slug name created_at", Serial: true},
 	{Name: "submitters", Columns: "id handle org_id created_at email password_hash role suspended_at email_verified_at", Serial: true},
 	// Sign-ins with GitHub: without them a GitHub-only account could not
 	// sign in after a restore.
 	{Name: "linked_identities", Columns: "provider provider_user_id submitter_id created_at"},
-	{Name: "tokens", Columns: "id hash prefix submitter_id created_at revoked_at last_used_at", Serial: true},
+	// Memberships and the invitations not yet answered.
+	{Name: "org_members", Columns: "org_id submitter_id role joined_at"},
+	{Name: "org_invites", Columns: "org_id submitter_id invited_by created_at"},
+	{Name: "tokens", Columns: "id hash prefix submitter_id created_at revoked_at last_used_at org_id", Serial: true},
 	{Name: "sessions", Columns: "hash submitter_id created_at expires_at"},
 	{Name: "retired_handles", Columns: "handle retired_at"},
 	{Name: "deleted_runs", Columns: "id deleted_at"},
 	{Name: "audit_log", Columns: "id at actor action target reason", Serial: true},
 	// A run's owner (the account, kept even when its handle was taken
-	// again after the account went), the hash of its claim cookie, and
-	// its revision (ETags and pinned image addresses name it). Its
-	// editable facts and edited_at are in the run's own record.
-	{Name: "runs", Columns: "id submitter_id claim_hash revision", Update: true},
+	// again after the account went), the organisation it was uploaded
+	// for, the hash of its claim cookie, and its revision (ETags and
+	// pinned image addresses name it). Its editable facts and edited_at
+	// are in the run's own record.
+	{Name: "runs", Columns: "id submitter_id org_id claim_hash revision", Update: true},
 }
 
 // BackupTableNamed returns the table of BackupTables called name.

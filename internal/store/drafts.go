@@ -22,8 +22,11 @@ type Draft struct {
 	// Account is the handle of the submitter whose token came with the
 	// upload, kept for publication.
 	Account string
-	Files   []archive.File
-	Fields  map[string]string
+	// Org is the slug of the organisation the account uploads for, ""
+	// for none; checked again at publication.
+	Org    string
+	Files  []archive.File
+	Fields map[string]string
 	// PublishedRun is the run the draft became; "" until published.
 	PublishedRun string
 	CreatedAt    time.Time
@@ -42,9 +45,9 @@ func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
 	if fields == nil {
 		fields = map[string]string{}
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, file_names, file_data, fields, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		d.ID, d.Owner, d.Account, names, data, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
+	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, org, file_names, file_data, fields, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		d.ID, d.Owner, d.Account, d.Org, names, data, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
 	return err
 }
 
@@ -57,9 +60,9 @@ func (s *Store) GetDraft(ctx context.Context, id, owner string, now time.Time) (
 	var names []string
 	var data [][]byte
 	var published *string
-	err = s.pool.QueryRow(ctx, `SELECT owner, account, file_names, file_data, fields, published_run, created_at, expires_at
+	err = s.pool.QueryRow(ctx, `SELECT owner, account, org, file_names, file_data, fields, published_run, created_at, expires_at
 		FROM drafts WHERE id = $1 AND owner = $2 AND expires_at > $3`, id, owner, now.UTC()).
-		Scan(&d.Owner, &d.Account, &names, &data, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
+		Scan(&d.Owner, &d.Account, &d.Org, &names, &data, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNotFound
 	}

@@ -14,9 +14,9 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the four queries (readTx), so a run changed
+	// One snapshot for the five queries (readTx), so a run changed
 	// meanwhile is never read half old, half new; on a replica that does
-	// not have the run yet, the primary is asked. The four go in one round
+	// not have the run yet, the primary is asked. The five go in one round
 	// trip (a page miss waits for each).
 	err = s.readTx(ctx, func(tx pgx.Tx) (err error) {
 		b := &pgx.Batch{}
@@ -24,6 +24,7 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 		b.Queue(selectDecodeSQL, id)
 		b.Queue(selectPrefillSQL, id)
 		b.Queue(selectFlagsSQL, id)
+		b.Queue(selectRunOrgSQL, id)
 		br := tx.SendBatch(ctx, b)
 		defer func() {
 			if cerr := br.Close(); err == nil {
@@ -41,7 +42,10 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 		if r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow); err != nil {
 			return err
 		}
-		return scanFlags(br.QueryRow(), r)
+		if err := scanFlags(br.QueryRow(), r); err != nil {
+			return err
+		}
+		return br.QueryRow().Scan(&r.Org.Slug, &r.Org.Name)
 	})
 	if err != nil {
 		return nil, err

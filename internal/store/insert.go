@@ -91,6 +91,7 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	b := &pgx.Batch{}
 	b.Queue(beginSQL)
 	check := queueRefuseClaimed(b, r)
+	member := queueRefuseNonMember(b, r)
 	queueSeriesOf(b, r)
 	b.Queue(insertRunSQL, runRowArgs(short, dedupeKey, uploaded, r)...)
 	br := conn.SendBatch(ctx, b)
@@ -103,6 +104,9 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 		return "", false, nil, false, err
 	}
 	if err = check(br); err != nil {
+		return "", false, nil, false, err
+	}
+	if err = member(br); err != nil {
 		return "", false, nil, false, err
 	}
 	if others, reset, err = seriesResult(br); err != nil {

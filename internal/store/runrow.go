@@ -37,7 +37,7 @@ INSERT INTO runs (
     id, dedupe_key,` + runColumns + `,
     hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug, quantization_slug,
     catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version,
-    submitter_id
+    submitter_id, org_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
     $7, $8, $9, $10,
@@ -56,7 +56,10 @@ INSERT INTO runs (
     $48, $49, $50, $51, $52, $53,
     $54, $55, $56, $57, $58,
     -- A verified run belongs to its submitter's account (who may delete it).
-    (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5))
+    (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5)),
+    -- The organisation it was uploaded for; InsertRun checked the
+    -- membership (a restore keeps the organisation as it was).
+    (SELECT id FROM orgs WHERE $45 AND $59 <> '' AND lower(slug) = lower($59))
 )
 ON CONFLICT DO NOTHING`
 
@@ -78,7 +81,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 		src.SHA256, src.Filename, src.ContentType, src.Size,
 		r.Demo, r.Notes,
 		r.SubmitterVerified, r.Profile, r.Integrity,
-	}, browseRowArgs(r)...)
+	}, append(browseRowArgs(r), r.Org.Slug)...)
 }
 
 const selectRunSQL = `
@@ -112,3 +115,11 @@ func scanRun(row pgx.Row) (*run.Run, error) {
 	r.UploadedAt = r.UploadedAt.UTC()
 	return r, nil
 }
+
+// selectRunOrgSQL is the organisation a run was uploaded for (empty when
+// none), kept apart from selectRunSQL so the backup's reading of runs rows
+// stays as it is.
+const selectRunOrgSQL = `
+SELECT coalesce(o.slug, ''), coalesce(o.name, '')
+FROM runs r LEFT JOIN orgs o ON o.id = r.org_id
+WHERE r.id = $1`

@@ -89,7 +89,7 @@ type Source struct {
 func New(r *run.Run, baseURL string) *Document {
 	d := &Document{
 		Schema: Schema, ID: r.ID, URL: paths.RunURL(baseURL, r.ID),
-		Submitter: NewSubmitter(r.Submitter, r.SubmitterVerified), Profile: r.Profile, Integrity: r.Integrity,
+		Submitter: NewSubmitter(r.Submitter, r.SubmitterVerified, r.Org), Profile: r.Profile, Integrity: r.Integrity,
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
