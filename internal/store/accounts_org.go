@@ -116,9 +116,9 @@ func (s *Store) CreateOrg(ctx context.Context, accountID int64, slug, name strin
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
 		var handle bool
 		err := tx.QueryRow(ctx, `
-SELECT EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))
+SELECT `+lockNameSQL+`, EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))
     OR EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
-			slug, HandleQuarantine.Seconds()).Scan(&handle)
+			slug, HandleQuarantine.Seconds()).Scan(nil, &handle)
 		if err != nil {
 			return err
 		}

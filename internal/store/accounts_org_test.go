@@ -57,6 +57,9 @@ func TestOrgCreate(t *testing.T) {
 	wantErr(t, "alice creates acme", s.CreateOrg(ctx, id["alice"], "acme", "Acme Labs"), nil)
 	wantErr(t, "bob creates ACME", s.CreateOrg(ctx, id["bob"], "ACME", "Other"), store.ErrExists)
 	wantErr(t, "an org named like the handle Bob", s.CreateOrg(ctx, id["bob"], "Bob", "Bob's"), store.ErrExists)
+	_, err := s.CreateAccount(ctx, "Acme", "acme@example.org", "$argon2id$not-a-real-hash")
+	wantErr(t, "an account named like the org acme", err, store.ErrExists)
+	wantErr(t, "the org's slug offered as a handle", s.HandleAvailable(ctx, "ACME"), store.ErrExists)
 	if got := members(t, s, "ACME"); !slices.Equal(got, []string{"alice:owner"}) {
 		t.Errorf("members = %v, want the creator as owner", got)
 	}

@@ -72,14 +72,19 @@ func (s *Store) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id in
 }
 
 func createAccountTx(ctx context.Context, tx pgx.Tx, a NewAccount) (id int64, err error) {
-	var retired bool
-	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
-		a.Handle, HandleQuarantine.Seconds()).Scan(&retired)
+	var retired, org bool
+	err = tx.QueryRow(ctx, `SELECT `+lockNameSQL+`,
+    EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2)),
+    EXISTS (SELECT 1 FROM orgs WHERE lower(slug) = lower($1))`,
+		a.Handle, HandleQuarantine.Seconds()).Scan(nil, &retired, &org)
 	if err != nil {
 		return 0, err
 	}
 	if retired {
 		return 0, ErrRetired
+	}
+	if org { // /submitters/acme and /orgs/acme are one party's
+		return 0, ErrExists
 	}
 	err = tx.QueryRow(ctx, `
 INSERT INTO submitters (handle, email, password_hash, email_verified_at)
@@ -140,3 +145,9 @@ ON CONFLICT (handle) DO UPDATE SET retired_at = now()`, handle)
 		return err
 	}))
 }
+
+// lockNameSQL, a column of the statement that checks a new handle or
+// organisation slug, holds a lock on the name (any case) until the
+// transaction ends, so an account and an organisation made at the same
+// moment cannot both take it.
+const lockNameSQL = `pg_advisory_xact_lock(hashtextextended('speedmatrix name ' || lower($1), 0))`
