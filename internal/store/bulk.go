@@ -168,8 +168,11 @@ func assignIDs(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 func bulkRunRow(id string, nr NewRun, uploaded time.Time) []any {
 	r := nr.Run
 	args := runRowArgs(id, nr.DedupeKey, uploaded, r)
-	// runRowArgs leaves out revision, which insertRunSQL writes as 1.
-	// It ends with the browse columns (browseRowArgs).
+	// runRowArgs leaves out revision, which insertRunSQL writes as 1, and
+	// ends with the browse columns (browseRowArgs) and the organisation's
+	// slug, which a bulk load has none of (CopyRuns takes no account's
+	// runs).
+	args = args[:len(args)-1]
 	return append([]any{args[0], args[1], args[2], int64(1)}, args[3:]...)
 }
 
