@@ -61,7 +61,8 @@ func TestBrowserOrg(t *testing.T) {
 	cdpDo(t, tab, "alice signs out, bob signs in and accepts",
 		chromedp.Navigate(s.URL+"/account?lang=en"),
 		chromedp.Click(chromedp.CSS("#logout")),
-		chromedp.WaitReady(chromedp.CSS("main")),
+		// Sign-out leads home: wait for it, or the next navigation cuts it off.
+		chromedp.WaitReady(chromedp.CSS("#h-recent")),
 		chromedp.Navigate(s.URL+"/login?lang=en&next=/account/orgs"),
 		chromedp.SendKeys(chromedp.CSS("#a-email"), "bob@example.org"),
 		chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),

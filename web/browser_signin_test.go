@@ -67,7 +67,8 @@ func TestAccessibilitySignIn(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
 				chromedp.Click(chromedp.CSS("#login-submit")), chromedp.WaitReady(chromedp.CSS("#github-link")))
 			auditPage(t, ctx, w, axe, s.URL, withLang("/account", lang.Tag), 200)
-			cdpDo(t, ctx, "sign out", chromedp.Click(chromedp.CSS("#logout")), chromedp.WaitReady(chromedp.CSS("body")))
+			// Sign-out leads home: wait for it, or the next navigation cuts it off.
+			cdpDo(t, ctx, "sign out", chromedp.Click(chromedp.CSS("#logout")), chromedp.WaitReady(chromedp.CSS("#h-recent")))
 		})
 	}
 }
