@@ -27,11 +27,9 @@ var errConfirmLink = &httpError{status: http.StatusNotFound, key: "acct.error.co
 func (s *Server) signupByMail(w http.ResponseWriter, r *http.Request, f templates.AuthForm, p store.PendingSignup) error {
 	l := i18n.FromContext(r.Context())
 	err := s.store.HandleAvailable(r.Context(), p.Handle)
-	switch {
-	case errors.Is(err, store.ErrExists):
-		f.Errors = []string{l.T("acct.error.handle_taken", nil)}
-	case errors.Is(err, store.ErrRetired):
-		f.Errors = []string{l.T("acct.error.retired", nil)}
+	switch msg := handleRefused(l, err); {
+	case msg != "":
+		f.Errors = []string{msg}
 	case err != nil:
 		return err
 	case !s.allowMail(w, r, p.Email):
@@ -118,4 +116,17 @@ func orConfirmErr(err error) error {
 		return errConfirmLink
 	}
 	return err
+}
+
+// handleRefused is the message for a handle the store refused as taken
+// (ErrExists) or retired (ErrRetired), and "" for any other outcome, which
+// the caller handles.
+func handleRefused(l *i18n.Localizer, err error) string {
+	switch {
+	case errors.Is(err, store.ErrExists):
+		return l.T("acct.error.handle_taken", nil)
+	case errors.Is(err, store.ErrRetired):
+		return l.T("acct.error.retired", nil)
+	}
+	return ""
 }

@@ -127,11 +127,9 @@ func (s *Server) githubHandleSubmit(w http.ResponseWriter, r *http.Request) erro
 	} else {
 		accountID, err = s.store.CreateConfirmedAccount(r.Context(), store.NewAccount{
 			Handle: handle, Email: p.Email, EmailVerified: p.Email != "", Identity: &id})
-		switch {
-		case errors.Is(err, store.ErrExists):
-			f.Errors = []string{l.T("acct.error.handle_taken", nil)}
-		case errors.Is(err, store.ErrRetired):
-			f.Errors = []string{l.T("acct.error.retired", nil)}
+		switch msg := handleRefused(l, err); {
+		case msg != "":
+			f.Errors = []string{msg}
 		case err != nil:
 			return err
 		}
