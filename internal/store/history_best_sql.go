@@ -109,22 +109,19 @@ INSERT INTO history_versions AS h ` + historyVersionsColumns +
 ORDER BY ` + historyVersionsKey + historyVersionsUpsert
 }
 
-// historyOfRun picks, on runs r, the runs of run $1's setup and engine
-// version: one range of runs_setup_idx (migration 0014).
-const historyOfRun = `(r.hardware_slug, r.engine_slug, r.model_slug, r.quantization_slug, r.engine_version) =
-    (SELECT hardware_slug, engine_slug, model_slug, quantization_slug, engine_version FROM runs WHERE id = $1)`
-
-// historyRowsOfRun picks the rows of run $1's setup and engine version in
-// either table.
-const historyRowsOfRun = `(hardware_slug, engine_slug, model_slug, quantization_slug, engine_version) =
+// historyOfRun picks the rows of run $1's setup and engine version in
+// either table, and its runs in historyCellsFrom and historyVersionsFrom
+// (whose runs r are the only relation with these columns): one range of
+// runs_setup_idx (migration 0014).
+const historyOfRun = `(hardware_slug, engine_slug, model_slug, quantization_slug, engine_version) =
     (SELECT hardware_slug, engine_slug, model_slug, quantization_slug, engine_version FROM runs WHERE id = $1)`
 
 // The statements of rebuildHistoryOf, in order: run $1's setup and
 // version derived again from its runs.
 var rebuildHistoryOfSQL = [...]string{
-	`DELETE FROM history_cells WHERE ` + historyRowsOfRun,
+	`DELETE FROM history_cells WHERE ` + historyOfRun,
 	`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(historyOfRun),
-	`DELETE FROM history_versions WHERE ` + historyRowsOfRun,
+	`DELETE FROM history_versions WHERE ` + historyOfRun,
 	`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(historyOfRun),
 }
 
@@ -143,8 +140,8 @@ SELECT DISTINCT h.context, h.concurrency FROM history_cells h
 WHERE ` + historySetupWhere("h") + `
 ORDER BY h.context, h.concurrency`
 
-// historyQuantizationsSQL is a setup's quantizations ($1–$3; $4 is
-// ignored), most runs first.
+// historyQuantizationsSQL is a setup's quantizations ($1–$3, with $4
+// empty), most runs first.
 var historyQuantizationsSQL = `
 SELECT v.quantization_slug FROM history_versions v
 WHERE ` + historySetupWhere("v") + `
