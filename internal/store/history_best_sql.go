@@ -46,14 +46,18 @@ ON CONFLICT (` + historyVersionsKey + `) DO UPDATE SET runs = h.runs + excluded.
 // then the earlier upload, then the smaller id.
 const historyBetter = `total_tps DESC, uploaded_at, run_id`
 
+// historyCellOf is the history_cells row of run r's cell c, in
+// historyCellsColumns' order.
+const historyCellOf = `r.hardware_slug, r.engine_slug, r.model_slug, c.context, c.concurrency, r.quantization_slug,
+    r.engine_version, r.model_base_slug, c.total_tps, r.uploaded_at, r.id AS run_id, r.demo`
+
 // historyCellsFrom lists, as history_cells rows, the best valid cell of
 // each key among the rankable runs that cond (on runs r) picks, from their
 // stored cells: how a rebuild derives the table.
 func historyCellsFrom(cond string) string {
 	return `
 SELECT DISTINCT ON (` + historyCellsKey + `) * FROM (
-    SELECT r.hardware_slug, r.engine_slug, r.model_slug, c.context, c.concurrency, r.quantization_slug,
-        r.engine_version, r.model_base_slug, c.total_tps, r.uploaded_at, r.id AS run_id, r.demo
+    SELECT ` + historyCellOf + `
     FROM runs r JOIN decode_cells c ON c.run_id = r.id
     WHERE ` + historyRankable + ` AND c.status = 'valid' AND c.total_tps > 0 AND ` + cond + `) AS x
 ORDER BY ` + historyCellsKey + `, ` + historyBetter
@@ -72,7 +76,7 @@ GROUP BY ` + historyVersionsKey
 // offerHistorySQL offers the valid cells of freshly inserted runs
 // ($1, in sh's shape) to history_cells. The cells come from memory, not
 // read back: $2…$5 are each cell's run id, context, concurrency and total
-// tok/s (historyParams); the run's slugs, version, upload time and
+// tok/s (queueOfferHistory); the run's slugs, version, upload time and
 // rankability come from its runs row, by key. Per key the best offer takes
 // the stored row's place when it is better.
 //
@@ -86,8 +90,7 @@ func (sh runsShape) offerHistorySQL() string {
 INSERT INTO history_cells AS h ` + historyCellsColumns + `
 SELECT * FROM (
     SELECT DISTINCT ON (` + historyCellsKey + `) * FROM (
-        SELECT r.hardware_slug, r.engine_slug, r.model_slug, c.context, c.concurrency, r.quantization_slug,
-            r.engine_version, r.model_base_slug, c.total_tps, r.uploaded_at, r.id AS run_id, r.demo
+        SELECT ` + historyCellOf + `
         FROM runs r
         JOIN unnest($2::text[], $3::integer[], $4::integer[], $5::double precision[])
             AS c (id, context, concurrency, total_tps) ON c.id = r.id
