@@ -10,12 +10,17 @@ package store
 // 0016 spells it out too, as it filled the tables.
 const historyRankable = `r.engine_version <> '' AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick'`
 
-// historySetupWhere picks the rows of table alias a (history_cells or
-// history_versions) of one setup ($1–$4): the model (a variant's or a base
-// model's slug), hardware, engine and, unless empty, quantization.
-func historySetupWhere(a string) string {
-	return `(` + a + `.model_slug = $1 OR ` + a + `.model_base_slug = $1) AND ` + a + `.hardware_slug = $2
-    AND ` + a + `.engine_slug = $3 AND ($4 = '' OR ` + a + `.quantization_slug = $4)`
+// historySetupRows is the rows of table (history_cells or
+// history_versions) of one setup ($1–$4): the model (a variant's or a
+// base model's slug), hardware, engine and, unless empty, quantization.
+// Two ranges, one per index, rather than one condition with OR, which
+// PostgreSQL reads as the range of the hardware and engine (every model's
+// rows) filtered; a variant that is its own base model is in the first.
+func historySetupRows(table string) string {
+	const setup = ` AND hardware_slug = $2 AND engine_slug = $3 AND ($4 = '' OR quantization_slug = $4)`
+	return `(SELECT * FROM ` + table + ` WHERE model_slug = $1` + setup + `
+    UNION ALL
+    SELECT * FROM ` + table + ` WHERE model_base_slug = $1 AND model_slug <> $1` + setup + `)`
 }
 
 // historyCellsKey is history_cells' primary key; historyVersionsKey is
@@ -133,25 +138,23 @@ var rebuildHistoryOfSQL = [...]string{
 // history_cells_base_idx for a base model.
 var historySQL = `
 SELECT DISTINCT ON (h.engine_version) h.engine_version, h.run_id AS id, h.total_tps, h.demo
-FROM history_cells h
-WHERE ` + historySetupWhere("h") + ` AND h.context = $5 AND h.concurrency = $6
+FROM ` + historySetupRows("history_cells") + ` AS h
+WHERE h.context = $5 AND h.concurrency = $6
 ORDER BY h.engine_version, h.total_tps DESC, h.uploaded_at, h.run_id`
 
 // historyCellsSQL is the cells a setup ($1–$4) has a history of.
 var historyCellsSQL = `
-SELECT DISTINCT h.context, h.concurrency FROM history_cells h
-WHERE ` + historySetupWhere("h") + `
+SELECT DISTINCT h.context, h.concurrency FROM ` + historySetupRows("history_cells") + ` AS h
 ORDER BY h.context, h.concurrency`
 
 // historyQuantizationsSQL is a setup's quantizations ($1–$3, with $4
 // empty), most runs first.
 var historyQuantizationsSQL = `
-SELECT v.quantization_slug FROM history_versions v
-WHERE ` + historySetupWhere("v") + `
+SELECT v.quantization_slug FROM ` + historySetupRows("history_versions") + ` AS v
 GROUP BY v.quantization_slug ORDER BY sum(v.runs) DESC, v.quantization_slug`
 
 // setupVersionsSQL is the engine versions of a setup ($1–$4).
-var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM history_versions v WHERE ` + historySetupWhere("v")
+var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM ` + historySetupRows("history_versions") + ` AS v`
 
 // setupsWithHistorySQL is the setups whose column col (historyKindColumn)
 // is $1, with more than one engine version, most versions first, $2 of them.

@@ -46,9 +46,13 @@ LIMIT $2`
 var (
 	HistoryReadSQL = []struct{ SQL, Index, Params string }{
 		{historySQL, "history_cells_pkey", "'m', 'h', 'e', 'q', 0, 1"},
+		{historySQL, "history_cells_base_idx", "'m', 'h', 'e', 'q', 0, 1"},
 		{historyCellsSQL, "history_cells_pkey", "'m', 'h', 'e', 'q'"},
+		{historyCellsSQL, "history_cells_base_idx", "'m', 'h', 'e', 'q'"},
 		{historyQuantizationsSQL, "history_versions_pkey", "'m', 'h', 'e', ''"},
+		{historyQuantizationsSQL, "history_versions_base_idx", "'m', 'h', 'e', ''"},
 		{setupVersionsSQL, "history_versions_pkey", "'m', 'h', 'e', 'q'"},
+		{setupVersionsSQL, "history_versions_base_idx", "'m', 'h', 'e', 'q'"},
 		{setupsWithHistorySQL("hardware_slug"), "history_versions_pkey", "'h', 10"},
 		{setupsWithHistorySQL("engine_slug"), "history_versions_engine_idx", "'e', 10"},
 		{setupsWithHistorySQL("model_slug"), "history_versions_model_idx", "'m', 10"},
