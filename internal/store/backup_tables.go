@@ -88,5 +88,7 @@ var backupLeftOut = map[string]string{
 	"prefill_rows":      "derived again from each run's file",
 	"best_cells":        "derived again as each run is restored",
 	"browse_groups":     "derived again as each run is restored",
+	"history_cells":     "derived again as each run is restored",
+	"history_versions":  "derived again as each run is restored",
 	"schema_migrations": "the restoring binary migrates the database itself",
 }

@@ -29,7 +29,9 @@ import (
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
 //  5. best_cells rows, by key: offerBestSQL;
-//  6. browse_groups rows, by key: countGroupsSQL.
+//  6. browse_groups rows, by key: countGroupsSQL;
+//  7. history_cells rows, by key, then history_versions rows, by key:
+//     queueOfferHistory (history_best.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
 // CONFLICT, lock rows in the order the SELECT yields them. A transaction
@@ -190,4 +192,5 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run) {
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
 	b.Queue(sh.offerBestSQL(), which)
 	b.Queue(sh.countGroupsSQL(), which)
+	queueOfferHistory(b, sh, which, ids, runs)
 }

@@ -62,7 +62,8 @@ func reindexRun(ctx context.Context, tx pgx.Tx, id string) error {
 }
 
 // rebuildGroup recomputes best_cells for the group of run id from every run
-// of that group: after a run's cells change, or a run leaves the lists.
+// of that group, and the run's history rows (rebuildHistoryOf): after a
+// run's cells change, or a run leaves the lists.
 // The caller holds lockBest.
 func rebuildGroup(ctx context.Context, tx pgx.Tx, id string) error {
 	const group = `(model_slug, hardware_slug, engine_slug, quantization_slug, demo) =
@@ -78,10 +79,11 @@ ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`, id)
 	if err != nil {
 		return fmt.Errorf("rebuild group: %w", err)
 	}
-	return nil
+	return rebuildHistoryOf(ctx, tx, id)
 }
 
-// rebuildAllBest recomputes best_cells and browse_groups from every run.
+// rebuildAllBest recomputes best_cells, browse_groups and the history
+// tables from every run.
 // The caller holds lockBest.
 func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM best_cells`); err != nil {
@@ -99,5 +101,8 @@ FROM runs WHERE NOT hidden GROUP BY `+browseGroupKey); err != nil {
 	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
 SELECT DISTINCT ON (`+bestCellsKey+`) * FROM (`+bestCellsSelect+`) AS x
 ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`)
-	return err
+	if err != nil {
+		return err
+	}
+	return rebuildAllHistory(ctx, tx)
 }

@@ -36,6 +36,8 @@ type Bulk struct {
 	s      *Store
 	best   map[bestKey]bestRow
 	groups map[groupKey]groupRow
+	// history: the history tables' rows (history_bulk.go).
+	history bulkHistory
 	// replica: the role may skip the foreign-key triggers while it copies
 	// rows whose runs it wrote in the same transaction.
 	replica bool

@@ -55,6 +55,7 @@ type groupRow struct {
 // far, and counts it in its group: bestCellsSelect's rule in Go (a fresh
 // run is not hidden; quick runs and runs above the bound never rank).
 func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
+	b.history.offer(id, r, uploaded)
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
 	gk := groupKey{model, hw, engine, r.Engine.Version, quant}
@@ -110,12 +111,15 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 		if err := b.countGroups(ctx, tx); err != nil {
 			return Change{}, fmt.Errorf("groups: %w", err)
 		}
+		if err := b.history.store(ctx, tx); err != nil {
+			return Change{}, fmt.Errorf("history: %w", err)
+		}
 		return Change{Reset: true}, nil
 	})
 	if err != nil {
 		return err
 	}
-	b.best, b.groups = map[bestKey]bestRow{}, map[groupKey]groupRow{}
+	b.best, b.groups, b.history = map[bestKey]bestRow{}, map[groupKey]groupRow{}, bulkHistory{}
 	return b.s.Analyze(ctx)
 }
 

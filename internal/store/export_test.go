@@ -49,6 +49,6 @@ var BackupLeftOut = backupLeftOut
 // and parameters for EXECUTE.
 var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
-	{setupVersionsSQL, "runs_setup_", "'m', 'h', 'e', 'q'"},
-	{historySQL, "runs_setup_", "'m', 'h', 'e', 'q', 0, 1"},
+	{rebuildHistoryOfSQL[1], "runs_setup_", "'a'"},
+	{rebuildHistoryOfSQL[3], "runs_setup_", "'a'"},
 }

@@ -24,26 +24,10 @@ type HistoryPoint struct {
 	Demo          bool    `db:"demo"`
 }
 
-// historyWhere picks the runs a history reads ($1–$4): the setup's shown,
-// rankable runs that name a version; flagged runs are left out, as from
-// rankings.
-const historyWhere = `(r.model_slug = $1 OR r.model_base_slug = $1) AND r.hardware_slug = $2
-    AND r.engine_slug = $3 AND ($4 = '' OR r.quantization_slug = $4) AND r.engine_version <> ''
-    AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick'`
-
-// historySQL reads the setup's runs through runs_setup_idx and
-// runs_setup_base_idx (migration 0014), which hold only the runs
-// historyWhere picks, and each run's one cell by its key.
-const historySQL = `
-SELECT DISTINCT ON (r.engine_version) r.engine_version, r.id, c.total_tps, r.demo
-FROM runs r JOIN decode_cells c ON c.run_id = r.id
-WHERE ` + historyWhere + `
-    AND c.context = $5 AND c.concurrency = $6 AND c.status = 'valid' AND c.total_tps > 0
-ORDER BY r.engine_version, c.total_tps DESC, r.uploaded_at, r.id`
-
 // History returns each engine version's best valid total tok/s at the
-// cell (ties to the earlier upload), in no particular order: versions are
-// ordered by internal/history, which knows how to read them.
+// cell among the setup's shown, rankable runs (ties to the earlier upload,
+// then the smaller id), read from history_cells, in no particular order:
+// versions are ordered by internal/history, which knows how to read them.
 func (s *Store) History(ctx context.Context, q HistoryQuery) (_ []HistoryPoint, err error) {
 	defer wrap(&err, "History(%+v)", q)
 	rows, _ := s.public().Query(ctx, historySQL,
@@ -64,36 +48,15 @@ func (s *Store) HistoryChoices(ctx context.Context, q HistoryQuery) (_ HistoryOp
 	defer wrap(&err, "HistoryChoices(%+v)", q)
 	var o HistoryOptions
 	args := []any{q.Model, q.Hardware, q.Engine, q.Quantization}
-	rows, _ := s.public().Query(ctx, `
-SELECT DISTINCT c.context, c.concurrency FROM runs r JOIN decode_cells c ON c.run_id = r.id
-WHERE `+historyWhere+` AND c.status = 'valid' AND c.total_tps > 0
-ORDER BY c.context, c.concurrency`, args...)
+	rows, _ := s.public().Query(ctx, historyCellsSQL, args...)
 	if o.Cells, err = pgx.CollectRows(rows, pgx.RowToStructByPos[GridPoint]); err != nil {
 		return o, err
 	}
 	args[3] = "" // every quantization of the setup
-	rows, _ = s.public().Query(ctx, `
-SELECT r.quantization_slug FROM runs r WHERE `+historyWhere+`
-GROUP BY r.quantization_slug ORDER BY count(*) DESC, r.quantization_slug`, args...)
+	rows, _ = s.public().Query(ctx, historyQuantizationsSQL, args...)
 	o.Quantizations, err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return o, err
 }
-
-// rankedGroup holds when browse_groups row g has a run that historyWhere
-// picks: one probe of runs_setup_idx (migration 0014). Every such run is
-// counted in its group, so the groups that pass are the setup's versions,
-// read without reading its runs.
-const rankedGroup = `EXISTS (SELECT FROM runs r
-    WHERE r.hardware_slug = g.hardware_slug AND r.engine_slug = g.engine_slug AND r.model_slug = g.model_slug
-    AND r.quantization_slug = g.quantization_slug AND r.engine_version = g.engine_version
-    AND r.engine_version <> '' AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick')`
-
-// setupVersionsSQL is the versions of historyWhere's runs ($1–$4), from
-// the setup's browse groups.
-const setupVersionsSQL = `SELECT DISTINCT g.engine_version FROM browse_groups g
-WHERE (g.model_slug = $1 OR g.model_base_slug = $1) AND g.hardware_slug = $2
-    AND g.engine_slug = $3 AND ($4 = '' OR g.quantization_slug = $4) AND g.engine_version <> ''
-    AND ` + rankedGroup
 
 // SetupVersions returns the run's setup as a history names it (its cell
 // left zero) and the engine versions its setup's runs name, so a report
@@ -117,8 +80,8 @@ type Setup struct {
 	Versions int
 }
 
-// historyKindColumn is the column (of runs and of browse_groups) an entity
-// page of a kind filters by.
+// historyKindColumn is the column (of history_versions) an entity page of
+// a kind filters by.
 var historyKindColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "engine_slug",
 	KindModel: "model_slug", KindModelBase: "model_base_slug"}
 
@@ -130,14 +93,7 @@ func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit 
 	if !ok {
 		return nil, nil
 	}
-	// The setup's versions are its browse groups with a rankable run.
-	rows, _ := s.public().Query(ctx, `
-SELECT g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug, count(*)
-FROM browse_groups g WHERE g.`+col+` = $1 AND g.engine_version <> '' AND `+rankedGroup+`
-GROUP BY g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug
-HAVING count(*) > 1
-ORDER BY count(*) DESC, g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug
-LIMIT $2`, slug, limit)
+	rows, _ := s.public().Query(ctx, setupsWithHistorySQL(col), slug, limit)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Setup, error) {
 		var st Setup
 		err := row.Scan(&st.Model, &st.Hardware, &st.Engine, &st.Quantization, &st.Versions)

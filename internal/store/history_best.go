@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// A setup's history reads two tables kept current as runs change
+// (migration 0016, history_best_sql.go), so that it reads a few rows by
+// key however many runs its setup has:
+//
+//   - history_cells: the best valid total tok/s per setup, engine version
+//     and cell, among the runs historyRankable picks;
+//   - history_versions: how many such runs each setup and version has.
+//
+// An upload offers its runs' cells from memory and counts them
+// (queueOfferHistory, in indexNewRuns' batch); whatever else changes a
+// run's cells or rankability (hide, show, delete, deriving again, new
+// flags) rebuilds the browse group of the run (rebuildGroup), and with it
+// the run's setup and version here (rebuildHistoryOf); rebuildAllBest
+// rebuilds both tables (rebuildAllHistory); the bulk load keeps them in
+// memory (bulkHistory).
+
+// historyCell reports whether cell c of a run is one a history shows: valid,
+// with a positive total tok/s.
+func historyCell(c *run.DecodeCell) bool {
+	return c.Status == run.Valid && c.TotalTPS != nil && *c.TotalTPS > 0
+}
+
+// queueOfferHistory queues, on b, the offer of fresh runs' cells to
+// history_cells and their count in history_versions, in sh's shape (which
+// names the runs by which, their ids). In indexNewRuns' batch, after the
+// browse groups (the lock order of browse_index.go).
+func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
+	var cellIDs []string
+	var contexts, concurrencies []int32
+	var tps []float64
+	for i, r := range runs {
+		for j := range r.Decode {
+			if c := &r.Decode[j]; historyCell(c) {
+				cellIDs, tps = append(cellIDs, ids[i]), append(tps, *c.TotalTPS)
+				contexts, concurrencies = append(contexts, int32(c.Context)), append(concurrencies, int32(c.Concurrency))
+			}
+		}
+	}
+	if len(cellIDs) > 0 {
+		b.Queue(sh.offerHistorySQL(), which, cellIDs, contexts, concurrencies, tps)
+	}
+	b.Queue(sh.countHistorySQL(), which)
+}
+
+// rebuildHistoryOf derives run id's setup and engine version in both
+// tables again from its runs: after the run was hidden, shown, derived
+// again, or before it is deleted. One round trip. The caller holds
+// lockBest.
+func rebuildHistoryOf(ctx context.Context, tx pgx.Tx, id string) error {
+	b := &pgx.Batch{}
+	for _, sql := range rebuildHistoryOfSQL {
+		b.Queue(sql, id)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("rebuild history: %w", err)
+	}
+	return nil
+}
+
+// rebuildAllHistory derives both tables again from every run, as migration
+// 0016 filled them. The caller holds lockBest.
+func rebuildAllHistory(ctx context.Context, tx pgx.Tx) error {
+	for _, sql := range []string{`DELETE FROM history_cells`, `DELETE FROM history_versions`,
+		`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(`true`),
+		`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(`true`)} {
+		if _, err := tx.Exec(ctx, sql); err != nil {
+			return fmt.Errorf("rebuild history: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+package store
+
+// The statements of the kept-current history tables (migration 0016,
+// history_best.go): history_cells, the best valid total tok/s per setup,
+// engine version and cell; history_versions, the rankable runs per setup
+// and engine version.
+
+// historyRankable picks the runs r a history reads: shown, rankable (not
+// above the physical bound, not quick) and naming a version. Migration
+// 0016 spells it out too, as it filled the tables.
+const historyRankable = `r.engine_version <> '' AND NOT r.hidden AND NOT r.above_bound AND r.profile <> 'quick'`
+
+// historySetupRows is the rows of table (history_cells or
+// history_versions) of one setup ($1–$4): the model (a variant's or a
+// base model's slug), hardware, engine and, unless empty, quantization.
+// Two ranges, one per index, rather than one condition with OR, which
+// PostgreSQL reads as the range of the hardware and engine (every model's
+// rows) filtered; a variant that is its own base model is in the first.
+func historySetupRows(table string) string {
+	const setup = ` AND hardware_slug = $2 AND engine_slug = $3 AND ($4 = '' OR quantization_slug = $4)`
+	return `(SELECT * FROM ` + table + ` WHERE model_slug = $1` + setup + `
+    UNION ALL
+    SELECT * FROM ` + table + ` WHERE model_base_slug = $1 AND model_slug <> $1` + setup + `)`
+}
+
+// historyCellsKey is history_cells' primary key; historyVersionsKey is
+// history_versions'.
+const (
+	historyCellsKey    = `hardware_slug, engine_slug, model_slug, context, concurrency, quantization_slug, engine_version`
+	historyVersionsKey = `hardware_slug, engine_slug, model_slug, quantization_slug, engine_version`
+)
+
+const (
+	historyCellsColumns    = `(` + historyCellsKey + `, model_base_slug, total_tps, uploaded_at, run_id, demo)`
+	historyVersionsColumns = `(` + historyVersionsKey + `, model_base_slug, runs)`
+)
+
+// historyCellsUpsert ends an insert into history_cells AS h: a better
+// offer replaces the stored row. historyVersionsUpsert ends one into
+// history_versions AS h: counts add up.
+const (
+	historyCellsUpsert = `
+ON CONFLICT (` + historyCellsKey + `) DO UPDATE SET
+    total_tps = excluded.total_tps, uploaded_at = excluded.uploaded_at, run_id = excluded.run_id, demo = excluded.demo
+WHERE (-excluded.total_tps, excluded.uploaded_at, excluded.run_id) < (-h.total_tps, h.uploaded_at, h.run_id)`
+	historyVersionsUpsert = `
+ON CONFLICT (` + historyVersionsKey + `) DO UPDATE SET runs = h.runs + excluded.runs`
+)
+
+// historyBetter is the order of two offers of one key: more total tok/s,
+// then the earlier upload, then the smaller id.
+const historyBetter = `total_tps DESC, uploaded_at, run_id`
+
+// historyCellOf is the history_cells row of run r's cell c, in
+// historyCellsColumns' order.
+const historyCellOf = `r.hardware_slug, r.engine_slug, r.model_slug, c.context, c.concurrency, r.quantization_slug,
+    r.engine_version, r.model_base_slug, c.total_tps, r.uploaded_at, r.id AS run_id, r.demo`
+
+// historyCellsFrom lists, as history_cells rows, the best valid cell of
+// each key among the rankable runs that cond (on runs r) picks, from their
+// stored cells: how a rebuild derives the table.
+func historyCellsFrom(cond string) string {
+	return `
+SELECT DISTINCT ON (` + historyCellsKey + `) * FROM (
+    SELECT ` + historyCellOf + `
+    FROM runs r JOIN decode_cells c ON c.run_id = r.id
+    WHERE ` + historyRankable + ` AND c.status = 'valid' AND c.total_tps > 0 AND ` + cond + `) AS x
+ORDER BY ` + historyCellsKey + `, ` + historyBetter
+}
+
+// historyVersionsFrom counts, as history_versions rows, the rankable runs
+// that cond (on runs r) picks. model_base_slug follows from model_slug, so
+// min() picks the one value.
+func historyVersionsFrom(cond string) string {
+	return `
+SELECT ` + historyVersionsKey + `, min(model_base_slug), count(*) FROM runs r
+WHERE ` + historyRankable + ` AND ` + cond + `
+GROUP BY ` + historyVersionsKey
+}
+
+// offerHistorySQL offers the valid cells of freshly inserted runs
+// ($1, in sh's shape) to history_cells. The cells come from memory, not
+// read back: $2…$5 are each cell's run id, context, concurrency and total
+// tok/s (queueOfferHistory); the run's slugs, version, upload time and
+// rankability come from its runs row, by key. Per key the best offer takes
+// the stored row's place when it is better.
+//
+// As offerBestSQL does, offers no better than the stored row are left out
+// before the upsert, whose ON CONFLICT would lock the row even when it
+// keeps it: a setup's history is mostly settled, so most uploads lock
+// nothing here. That is safe while uploads hold bestLock shared: only a
+// rebuild, which holds it exclusively, makes a stored row worse.
+func (sh runsShape) offerHistorySQL() string {
+	return `
+INSERT INTO history_cells AS h ` + historyCellsColumns + `
+SELECT * FROM (
+    SELECT DISTINCT ON (` + historyCellsKey + `) * FROM (
+        SELECT ` + historyCellOf + `
+        FROM runs r
+        JOIN unnest($2::text[], $3::integer[], $4::integer[], $5::double precision[])
+            AS c (id, context, concurrency, total_tps) ON c.id = r.id
+        WHERE r.id ` + sh.ids + ` AND ` + historyRankable + `) AS x
+    ORDER BY ` + historyCellsKey + `, ` + historyBetter + `) AS y
+WHERE NOT EXISTS (SELECT FROM history_cells o
+    WHERE (o.hardware_slug, o.engine_slug, o.model_slug, o.context, o.concurrency, o.quantization_slug, o.engine_version) =
+        (y.hardware_slug, y.engine_slug, y.model_slug, y.context, y.concurrency, y.quantization_slug, y.engine_version)
+    AND (-o.total_tps, o.uploaded_at, o.run_id) <= (-y.total_tps, y.uploaded_at, y.run_id))
+ORDER BY ` + historyCellsKey + historyCellsUpsert
+}
+
+// countHistorySQL counts freshly inserted runs ($1, in sh's shape) in
+// history_versions, those of them a history reads.
+func (sh runsShape) countHistorySQL() string {
+	return `
+INSERT INTO history_versions AS h ` + historyVersionsColumns +
+		historyVersionsFrom(`r.id `+sh.ids) + `
+ORDER BY ` + historyVersionsKey + historyVersionsUpsert
+}
+
+// historyOfRun picks the rows of run $1's setup and engine version in
+// either table, and its runs in historyCellsFrom and historyVersionsFrom
+// (whose runs r are the only relation with these columns): one range of
+// runs_setup_idx (migration 0014).
+const historyOfRun = `(hardware_slug, engine_slug, model_slug, quantization_slug, engine_version) =
+    (SELECT hardware_slug, engine_slug, model_slug, quantization_slug, engine_version FROM runs WHERE id = $1)`
+
+// The statements of rebuildHistoryOf, in order: run $1's setup and
+// version derived again from its runs.
+var rebuildHistoryOfSQL = [...]string{
+	`DELETE FROM history_cells WHERE ` + historyOfRun,
+	`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(historyOfRun),
+	`DELETE FROM history_versions WHERE ` + historyOfRun,
+	`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(historyOfRun),
+}
+
+// historySQL is each engine version's best valid total tok/s at one cell
+// ($5 × $6) of a setup ($1–$4): one range of history_cells' key, or of
+// history_cells_base_idx for a base model.
+var historySQL = `
+SELECT DISTINCT ON (h.engine_version) h.engine_version, h.run_id AS id, h.total_tps, h.demo
+FROM ` + historySetupRows("history_cells") + ` AS h
+WHERE h.context = $5 AND h.concurrency = $6
+ORDER BY h.engine_version, h.total_tps DESC, h.uploaded_at, h.run_id`
+
+// historyCellsSQL is the cells a setup ($1–$4) has a history of.
+var historyCellsSQL = `
+SELECT DISTINCT h.context, h.concurrency FROM ` + historySetupRows("history_cells") + ` AS h
+ORDER BY h.context, h.concurrency`
+
+// historyQuantizationsSQL is a setup's quantizations ($1–$3, with $4
+// empty), most runs first.
+var historyQuantizationsSQL = `
+SELECT v.quantization_slug FROM ` + historySetupRows("history_versions") + ` AS v
+GROUP BY v.quantization_slug ORDER BY sum(v.runs) DESC, v.quantization_slug`
+
+// setupVersionsSQL is the engine versions of a setup ($1–$4).
+var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM ` + historySetupRows("history_versions") + ` AS v`
+
+// setupsWithHistorySQL is the setups whose column col (historyKindColumn)
+// is $1, with more than one engine version, most versions first, $2 of them.
+func setupsWithHistorySQL(col string) string {
+	return `
+SELECT v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, count(*)
+FROM history_versions v WHERE v.` + col + ` = $1
+GROUP BY v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug
+HAVING count(*) > 1
+ORDER BY count(*) DESC, v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug
+LIMIT $2`
+}

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// historyCellKey is history_cells' primary key (historyCellsKey).
+type historyCellKey struct {
+	hardware, engine, model string
+	context, concurrency    int
+	quantization, version   string
+}
+
+// historyCellRow is the rest of a history_cells row; its bestRow orders
+// offers as historyBetter does (sort value: minus the total tok/s).
+type historyCellRow struct {
+	bestRow
+	demo bool
+}
+
+// bulkHistory is what a bulk load keeps in memory for the history tables
+// between two Finish calls: the best cells of its runs and their counts.
+type bulkHistory struct {
+	cells    map[historyCellKey]historyCellRow
+	versions map[groupKey]groupRow
+}
+
+// offer keeps a stored run's history cells where they beat the best so far
+// and counts it: historyRankable's rule in Go (a fresh run is not hidden).
+func (h *bulkHistory) offer(id string, r *run.Run, uploaded time.Time) {
+	if r.Engine.Version == "" || r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
+		return
+	}
+	if h.cells == nil {
+		h.cells, h.versions = map[historyCellKey]historyCellRow{}, map[groupKey]groupRow{}
+	}
+	ids := runIdentities(r)
+	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
+	vk := groupKey{model, hw, engine, r.Engine.Version, quant}
+	h.versions[vk] = groupRow{base: base, runs: h.versions[vk].runs + 1}
+	for i := range r.Decode {
+		c := &r.Decode[i]
+		if !historyCell(c) {
+			continue
+		}
+		k := historyCellKey{hw, engine, model, c.Context, c.Concurrency, quant, r.Engine.Version}
+		row := historyCellRow{bestRow{base: base, sortValue: -*c.TotalTPS, value: *c.TotalTPS, runID: id, uploaded: uploaded}, r.Demo}
+		if old, ok := h.cells[k]; !ok || row.better(old.bestRow) {
+			h.cells[k] = row
+		}
+	}
+}
+
+// store offers the kept rows to the stored ones, as the upload path does
+// (a better cell replaces the stored one; counts add up), through scratch
+// tables. In Bulk.Finish, after the browse groups.
+func (h *bulkHistory) store(ctx context.Context, tx pgx.Tx) error {
+	if len(h.versions) == 0 {
+		return nil
+	}
+	cells := make([][]any, 0, len(h.cells))
+	for k, v := range h.cells {
+		cells = append(cells, []any{k.hardware, k.engine, k.model, k.context, k.concurrency, k.quantization, k.version,
+			v.base, v.value, v.uploaded, v.runID, v.demo})
+	}
+	versions := make([][]any, 0, len(h.versions))
+	for k, v := range h.versions {
+		versions = append(versions, []any{k.hardware, k.engine, k.model, k.quantization, k.version, v.base, v.runs})
+	}
+	for _, t := range []struct {
+		table, columns, key, upsert string
+		rows                        [][]any
+	}{
+		{"history_cells", historyCellsColumns, historyCellsKey, historyCellsUpsert, cells},
+		{"history_versions", historyVersionsColumns, historyVersionsKey, historyVersionsUpsert, versions},
+	} {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_`+t.table+` (LIKE `+t.table+`) ON COMMIT DROP`); err != nil {
+			return err
+		}
+		columns := splitColumns(strings.Trim(t.columns, "()"))
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_" + t.table}, columns, pgx.CopyFromRows(t.rows)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO `+t.table+` AS h `+t.columns+`
+SELECT `+strings.Join(columns, ", ")+` FROM bulk_`+t.table+` ORDER BY `+t.key+t.upsert)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
