@@ -9,11 +9,13 @@
 # It creates two scratch databases on ADMIN_URL (the machine's PostgreSQL by
 # default), stores SMALL and LARGE demo runs of one seed in them
 # (`speedmatrix demo`, the bulk load: the large one holds the small one's
-# runs first), starts `speedmatrix serve` on ADDR (127.0.0.1:18206) on each
-# in turn, and asks every page ROUNDS times (5), each time with a query
-# string of its own so that the page cache never has it (every request is
-# built from the database). It prints the median time of each page on both
-# and the ratio. The paths are picked on the small site's pages (the first
+# runs first), starts `speedmatrix serve` on each, the small one on ADDR
+# (127.0.0.1:18206) and the large one on LARGE_ADDR (127.0.0.1:18207), and
+# asks every page ROUNDS times (5) of both in turn, request by request, so
+# that whatever else the machine does weighs on both alike; each request
+# has a query string of its own so that the page cache never has it (every
+# request is built from the database). It prints the median time of each
+# page on both and the ratio. The paths are picked on the small site's pages (the first
 # report, hardware, engine, model, filtered lists, history) and asked of
 # both. SMALL_DB and LARGE_DB name databases loaded already, which are
 # then kept; scratch databases are dropped on exit, with the server it
@@ -24,12 +26,15 @@ set -eu
 SM=${SM:-/tmp/sm}
 ADMIN_URL=${ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 ADDR=${ADDR:-127.0.0.1:18206}
+LARGE_ADDR=${LARGE_ADDR:-127.0.0.1:18207}
 SMALL=${SMALL:-1000}
 LARGE=${LARGE:-1000000}
 ROUNDS=${ROUNDS:-5}
 MAX_TIME=${MAX_TIME:-30}
 
-case $ADDR in 127.0.0.1:*) ;; *) echo "scale.sh: only 127.0.0.1 addresses ($ADDR)" >&2; exit 2 ;; esac
+for a in "$ADDR" "$LARGE_ADDR"; do
+	case $a in 127.0.0.1:*) ;; *) echo "scale.sh: only 127.0.0.1 addresses ($a)" >&2; exit 2 ;; esac
+done
 for c in psql curl; do
 	command -v $c >/dev/null || { echo "scale.sh: $c is missing" >&2; exit 2; }
 done
@@ -38,7 +43,7 @@ done
 work=$(mktemp -d)
 dropped=""
 cleanup() {
-	[ -f "$work/sm.pid" ] && kill "$(cat "$work/sm.pid")" 2>/dev/null || true
+	for f in "$work"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
 	sleep 1
 	for db in $dropped; do psql -q "$ADMIN_URL" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
 	rm -rf "$work"
@@ -60,18 +65,12 @@ small_db=${SMALL_DB:-$(prepare small "$SMALL")}
 large_db=${LARGE_DB:-$(prepare large "$LARGE")}
 
 base=http://$ADDR
-start() { # DB: a fresh server on it
-	stop
-	DATABASE_URL=$(url_of "$1") UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$ADDR "$SM" serve >"$work/sm.log" 2>&1 &
-	echo $! >"$work/sm.pid"
-	for _ in $(seq 150); do curl -fs "$base/readyz" >/dev/null 2>&1 && return; sleep 0.2; done
-	echo "scale.sh: the server on $1 did not start" >&2; cat "$work/sm.log" >&2; exit 1
-}
-stop() {
-	[ -f "$work/sm.pid" ] || return 0
-	kill "$(cat "$work/sm.pid")" 2>/dev/null || true
-	rm -f "$work/sm.pid"
-	sleep 0.5
+# start NAME DB ADDR: a fresh server on DB, answering on ADDR.
+start() {
+	DATABASE_URL=$(url_of "$2") UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$3 "$SM" serve >"$work/$1.log" 2>&1 &
+	echo $! >"$work/$1.pid"
+	for _ in $(seq 150); do curl -fs "http://$3/readyz" >/dev/null 2>&1 && return; sleep 0.2; done
+	echo "scale.sh: the server on $2 did not start" >&2; cat "$work/$1.log" >&2; exit 1
 }
 
 # pick PAGE PREFIX: the first link on PAGE that starts with PREFIX.
@@ -80,7 +79,8 @@ pick() {
 		sed 's/^href="//; s/"$//; s/&amp;/\&/g'
 }
 
-start "$small_db"
+start small "$small_db" "$ADDR"
+start large "$large_db" "$LARGE_ADDR"
 report=$(pick /runs /runs/)
 hardware=$(pick /runs /hardware/)
 engine=$(pick /runs /engines/)
@@ -94,20 +94,28 @@ pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_fil
 $hardware $engine $model $history $report /search?q=4090 /sitemap.xml /sitemap-en.xml
 /api/v1/runs /api/v1/hardware /api/v1/engines /api/v1/models"
 
-# measure PAGE TAG: the median seconds of ROUNDS uncached requests.
-measure() {
-	case $1 in *\?*) sep='&' ;; *) sep='?' ;; esac
-	for i in $(seq "$ROUNDS"); do
-		curl -s -o /dev/null --max-time "$MAX_TIME" -H 'Accept-Encoding: gzip' -w '%{http_code} %{time_total}\n' \
-			"$base$1${sep}scale=$2-$i-$$"
-	done | awk -v p="$1" '$1 != 200 {print "scale.sh: " p ": HTTP " $1 > "/dev/stderr"} {print $2}' |
+# ask ADDR PAGE TAG: one uncached request's status and seconds.
+ask() {
+	case $2 in *\?*) sep='&' ;; *) sep='?' ;; esac
+	curl -s -o /dev/null --max-time "$MAX_TIME" -H 'Accept-Encoding: gzip' -w '%{http_code} %{time_total}\n' \
+		"http://$1$2${sep}scale=$3-$$"
+}
+
+# median FILE PAGE: the median of FILE's times in milliseconds.
+median() {
+	awk -v p="$2" '$1 != 200 {print "scale.sh: " p ": HTTP " $1 > "/dev/stderr"} {print $2}' "$1" |
 		sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]*1000}'
 }
 
-for p in $pages; do measure "$p" small >>"$work/small.txt"; echo >>"$work/small.txt"; done
-start "$large_db"
-for p in $pages; do measure "$p" large >>"$work/large.txt"; echo >>"$work/large.txt"; done
-stop
+for p in $pages; do
+	: >"$work/s" && : >"$work/l"
+	for i in $(seq "$ROUNDS"); do
+		ask "$ADDR" "$p" "small-$i" >>"$work/s"
+		ask "$LARGE_ADDR" "$p" "large-$i" >>"$work/l"
+	done
+	echo "$(median "$work/s" "$p")" >>"$work/small.txt"
+	echo "$(median "$work/l" "$p")" >>"$work/large.txt"
+done
 
 echo "# $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS uncached requests per page, median"
 echo "# small: $small_db ($(psql -Atq "$(url_of "$small_db")" -c 'SELECT count(*) FROM runs') runs), large: $large_db ($(psql -Atq "$(url_of "$large_db")" -c 'SELECT count(*) FROM runs') runs)"
