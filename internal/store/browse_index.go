@@ -14,7 +14,8 @@ import (
 // The browse index is what lists, the leaderboard and entity pages read
 // instead of scanning runs: each run's identity slugs and headline
 // numbers, the names of the slugs (identities), the best cell per group
-// (best_cells) and the runs per identity combination (browse_groups).
+// (best_cells) and the runs per identity combination (browse_groups) and
+// per identity (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
 // batch (InsertRuns): the same statements either way (browse_index_sql.go),
 // naming their runs in one of two shapes (runsShape).
@@ -29,7 +30,11 @@ import (
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
 //  5. best_cells rows, by key: offerBestSQL;
-//  6. browse_groups rows, by key: countGroupsSQL.
+//  6. new browse_groups rows, by key: countRunsSQL (an existing row is
+//     not locked; the runs go to browse_count_deltas, which nobody locks);
+//  7. foldLock, then browse_groups, identity_runs and engine_version_runs
+//     rows, each by key: foldCountsSQL, never in an upload
+//     (browse_counts.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
 // CONFLICT, lock rows in the order the SELECT yields them. A transaction
@@ -93,7 +98,7 @@ func shapeFor(n int) runsShape {
 }
 
 // params returns, in sh's shape, the runs whose ids are ids (the parameter
-// $1 of offerBestSQL and countGroupsSQL) and the parameters of
+// $1 of offerBestSQL and countRunsSQL) and the parameters of
 // setIdentitiesSQL, given the runs' slugs by kind.
 func (sh runsShape) params(ids []string, slugs [len(identityKinds)][]string) (runs any, set []any) {
 	runs = ids
@@ -189,5 +194,5 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run) {
 	b.Queue(nameIdentitiesSQL, names...)
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
 	b.Queue(sh.offerBestSQL(), which)
-	b.Queue(sh.countGroupsSQL(), which)
+	b.Queue(sh.countRunsSQL(), which, 1)
 }

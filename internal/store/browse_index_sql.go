@@ -92,15 +92,3 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 
 // browseGroupKey is browse_groups' primary key.
 const browseGroupKey = `model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`
-
-// countGroupsSQL counts the runs ($1) in their browse groups.
-// model_base_slug follows from model_slug, so min() picks the one value.
-func (sh runsShape) countGroupsSQL() string {
-	return `
-INSERT INTO browse_groups AS g (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
-FROM runs WHERE id ` + sh.ids + `
-GROUP BY ` + browseGroupKey + `
-ORDER BY ` + browseGroupKey + `
-ON CONFLICT (` + browseGroupKey + `) DO UPDATE SET runs = g.runs + excluded.runs`
-}

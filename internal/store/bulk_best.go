@@ -95,7 +95,7 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer wrap(&err, "Bulk.Finish")
 	err = b.s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
 		// The lock order of browse_index.go: bestLock shared, then
-		// best_cells rows, then browse_groups rows, each in key order.
+		// best_cells rows in key order, then the fold's locks.
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, bestLock); err != nil {
 			return Change{}, err
 		}
@@ -144,24 +144,18 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 	return err
 }
 
-// countGroups adds the load's runs to their groups' counts, as
-// countGroupsSQL does.
+// countGroups adds the load's runs to the counts as the upload path does,
+// as deltas (countRunsSQL), and folds them (foldCountsSQL).
 func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_groups (LIKE browse_groups) ON COMMIT DROP`); err != nil {
-		return err
-	}
 	rows := make([][]any, 0, len(b.groups))
 	for k, v := range b.groups {
 		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs})
 	}
 	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs"}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_groups"}, columns, pgx.CopyFromRows(rows)); err != nil {
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"browse_count_deltas"}, columns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `
-INSERT INTO browse_groups AS g (`+strings.Join(columns, ", ")+`)
-SELECT `+strings.Join(columns, ", ")+` FROM bulk_groups ORDER BY `+browseGroupKey+`
-ON CONFLICT (`+browseGroupKey+`) DO UPDATE SET runs = g.runs + excluded.runs`)
+	_, err := foldCounts(ctx, tx)
 	return err
 }
 
