@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -98,7 +99,7 @@ func shapeFor(n int) runsShape {
 }
 
 // params returns, in sh's shape, the runs whose ids are ids (the parameter
-// $1 of offerBestSQL and countRunsSQL) and the parameters of
+// $1 of countRunsSQL) and the parameters of
 // setIdentitiesSQL, given the runs' slugs by kind.
 func (sh runsShape) params(ids []string, slugs [len(identityKinds)][]string) (runs any, set []any) {
 	runs = ids
@@ -165,17 +166,18 @@ func runNumbers(cells []run.DecodeCell) (single, peak *float64) {
 }
 
 // indexNewRuns files freshly inserted runs (rows, with their slugs,
-// numbers and flags, and cells already written in tx) for browsing: the
+// numbers and flags, and cells already written in tx; uploaded at the
+// times given) for browsing: the
 // names of their slugs, their cells offered to the leaderboard, and their
 // groups' counts. One round trip, whether ids holds one run or a batch; a
 // batch leaves what its runs indexed one by one in order would
 // (TestInsertRunsMatchesInsertRun).
-func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
+func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run, uploaded []time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	b := &pgx.Batch{}
-	queueIndexNewRuns(b, ids, runs)
+	queueIndexNewRuns(b, ids, runs, uploaded)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
@@ -184,15 +186,18 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run)
 
 // queueIndexNewRuns queues indexNewRuns' statements on b, in lock order,
 // for a caller that sends them with statements of its own.
-func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run) {
+func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time) {
 	_, names := identityArgs(runs)
 	which := any(ids)
 	if len(ids) == 1 {
 		which = ids[0]
 	}
-	sh := shapeFor(len(ids))
+	best := map[bestKey]bestRow{}
+	for i, r := range runs {
+		offerCells(best, ids[i], r, uploaded[i])
+	}
 	b.Queue(nameIdentitiesSQL, names...)
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	b.Queue(sh.offerBestSQL(), which)
-	b.Queue(sh.countRunsSQL(), which, 1)
+	b.Queue(offerBestSQL, offerBestArgs(best)...)
+	b.Queue(shapeFor(len(ids)).countRunsSQL(), which, 1)
 }

@@ -52,23 +52,31 @@ type groupRow struct {
 }
 
 // offer keeps a stored run's rankable cells where they beat the best so
-// far, and counts it in its group: bestCellsSelect's rule in Go (a fresh
-// run is not hidden; quick runs and runs above the bound never rank).
+// far, and counts it in its group.
 func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 	ids := runIdentities(r)
-	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
-	gk := groupKey{model, hw, engine, r.Engine.Version, quant}
+	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
 	g := b.groups[gk]
-	b.groups[gk] = groupRow{base: base, runs: g.runs + 1}
+	b.groups[gk] = groupRow{base: ids[3].Slug, runs: g.runs + 1}
+	offerCells(b.best, id, r, uploaded)
+}
+
+// offerCells keeps in best the rankable cells of fresh run r (stored
+// under id at uploaded) that beat the best kept so far: bestCellsSelect's
+// rule in Go (a fresh run is not hidden; quick runs and runs above the
+// bound never rank).
+func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
 	}
+	ids := runIdentities(r)
+	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
 	for i := range r.Decode {
 		c := &r.Decode[i]
 		if c.Status != run.Valid && c.Status != run.Queued {
 			continue
 		}
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			v    *float64
 			sign float64
@@ -78,8 +86,8 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 			}
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
-			if old, ok := b.best[k]; !ok || row.better(old) {
-				b.best[k] = row
+			if old, ok := best[k]; !ok || row.better(old) {
+				best[k] = row
 			}
 		}
 	}

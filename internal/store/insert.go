@@ -57,7 +57,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		decode, prefill := cellRows(id, r)
 		queueInsertRows(b, "decode_cells", decodeColumns, decode)
 		queueInsertRows(b, "prefill_rows", prefillColumns, prefill)
-		queueIndexNewRuns(b, []string{id}, []*run.Run{r}) // browse: names, leaderboard, groups
+		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}) // browse: names, leaderboard, groups
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
