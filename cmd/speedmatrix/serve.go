@@ -71,6 +71,9 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
 	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
+	// Uploads append run counts; folding them keeps what readers add up
+	// to a second's uploads (store/browse_counts.go).
+	go db.Store.KeepCountsFolded(ctx, time.Second, logger)
 	site := web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
 		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub}

@@ -65,3 +65,13 @@ func TestAbsentCells(t *testing.T) {
 		t.Errorf("without a budget nothing is over capacity, got %s", c.Status)
 	}
 }
+
+// TestGroup writes thousands separators as the tools' own messages do.
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 12: "12", 123: "123", 1234: "1,234", 523776: "523,776",
+		1234567: "1,234,567"} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

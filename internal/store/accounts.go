@@ -159,7 +159,7 @@ func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
 	if !wasHidden {
 		// The run leaves its browse group's count (once, however often
 		// it is hidden).
-		if err := uncountGroup(ctx, tx, id); err != nil {
+		if err := uncountRun(ctx, tx, id); err != nil {
 			return err
 		}
 	}

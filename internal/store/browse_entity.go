@@ -94,9 +94,13 @@ func (s *Store) Groups(ctx context.Context, kind, slug string) (_ []Group, err e
 	if !ok {
 		return nil, fmt.Errorf("no groups by %s", kind)
 	}
+	// The folded counts and the deltas not folded yet (browse_counts.go).
 	rows, _ := s.public().Query(ctx, `
-SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs
-FROM browse_groups WHERE `+col+` = $1 ORDER BY runs DESC, model_slug, hardware_slug, engine_slug, engine_version LIMIT 1000`, slug)
+SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, sum(runs)::bigint
+FROM (`+groupCounts+` FROM browse_groups WHERE `+col+` = $1
+    UNION ALL `+groupCounts+` FROM browse_count_deltas WHERE `+col+` = $1) AS g
+GROUP BY `+browseGroupKey+`
+ORDER BY 7 DESC, model_slug, hardware_slug, engine_slug, engine_version LIMIT 1000`, slug)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Group, error) {
 		var g Group
 		err := row.Scan(&g.ModelSlug, &g.ModelBaseSlug, &g.HardwareSlug, &g.EngineSlug, &g.EngineVersion,

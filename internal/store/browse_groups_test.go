@@ -46,6 +46,7 @@ func TestGroupCountsFollowHideAndDelete(t *testing.T) {
 		if got["rtx-4090-24gb"] != n4090 || got["rtx-3060-24gb"] != n3060 {
 			t.Errorf("%s: group counts %v, want 4090: %d, 3060: %d", step, got, n4090, n3060)
 		}
+		wantIdentityCounts(t, s, step, map[string]int64{"rtx-4090-24gb": n4090, "rtx-3060-24gb": n3060}, n4090+n3060)
 	}
 	want("stored", 3, 1)
 	if err := s.HideRun(ctx, ids[0]); err != nil {
@@ -66,5 +67,44 @@ func TestGroupCountsFollowHideAndDelete(t *testing.T) {
 	want("the only run hidden", 1, 0)
 	if groups, _ := s.Groups(ctx, store.KindHardware, "rtx-3060-24gb"); len(groups) != 0 {
 		t.Errorf("a group without runs is still linked: %+v", groups)
+	}
+}
+
+// wantIdentityCounts checks the counts per identity against the group
+// counts of a test whose runs all have engine vLLM 0.32.0: the hardware
+// list (a hardware with no run is left out), the engine's and its
+// version's counts.
+func wantIdentityCounts(t *testing.T, s *store.Store, step string, hardware map[string]int64, all int64) {
+	t.Helper()
+	ctx := context.Background()
+	listed, err := s.CountIdentities(ctx, store.KindHardware)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, c := range listed {
+		got[c.Slug] = c.Runs
+	}
+	for hw, n := range hardware {
+		if got[hw] != n {
+			t.Errorf("%s: CountIdentities(hardware) has %s with %d runs, want %d (%v)", step, hw, got[hw], n, listed)
+		}
+		if _, ok := got[hw]; n == 0 && ok {
+			t.Errorf("%s: CountIdentities(hardware) lists %s with no run", step, hw)
+		}
+	}
+	engines, err := s.CountIdentities(ctx, store.KindEngine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(engines) != 1 || engines[0].Slug != "vllm" || engines[0].Runs != all {
+		t.Errorf("%s: CountIdentities(engine) = %+v, want vllm with %d runs", step, engines, all)
+	}
+	versions, err := s.EngineVersions(ctx, "vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 1 || versions[0] != (store.VersionRuns{Version: "0.32.0", Runs: all}) {
+		t.Errorf("%s: EngineVersions(vllm) = %+v, want 0.32.0 with %d runs", step, versions, all)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -14,7 +15,8 @@ import (
 // The browse index is what lists, the leaderboard and entity pages read
 // instead of scanning runs: each run's identity slugs and headline
 // numbers, the names of the slugs (identities), the best cell per group
-// (best_cells) and the runs per identity combination (browse_groups).
+// (best_cells) and the runs per identity combination (browse_groups) and
+// per identity (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
 // batch (InsertRuns): the same statements either way (browse_index_sql.go),
 // naming their runs in one of two shapes (runsShape).
@@ -29,9 +31,13 @@ import (
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
 //  5. best_cells rows, by key: offerBestSQL;
-//  6. browse_groups rows, by key: countGroupsSQL;
+//  6. new browse_groups rows, by key: countRunsSQL (an existing row is
+//     not locked; the runs go to browse_count_deltas, which nobody locks);
 //  7. history_cells rows, by key, then history_versions rows, by key:
-//     queueOfferHistory (history_best.go).
+//     queueOfferHistory (history_best.go);
+//  8. foldLock, then browse_groups, identity_runs and engine_version_runs
+//     rows, each by key: foldCountsSQL, never in an upload
+//     (browse_counts.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
 // CONFLICT, lock rows in the order the SELECT yields them. A transaction
@@ -95,7 +101,7 @@ func shapeFor(n int) runsShape {
 }
 
 // params returns, in sh's shape, the runs whose ids are ids (the parameter
-// $1 of offerBestSQL and countGroupsSQL) and the parameters of
+// $1 of countRunsSQL) and the parameters of
 // setIdentitiesSQL, given the runs' slugs by kind.
 func (sh runsShape) params(ids []string, slugs [len(identityKinds)][]string) (runs any, set []any) {
 	runs = ids
@@ -162,17 +168,18 @@ func runNumbers(cells []run.DecodeCell) (single, peak *float64) {
 }
 
 // indexNewRuns files freshly inserted runs (rows, with their slugs,
-// numbers and flags, and cells already written in tx) for browsing: the
+// numbers and flags, and cells already written in tx; uploaded at the
+// times given) for browsing: the
 // names of their slugs, their cells offered to the leaderboard, and their
 // groups' counts. One round trip, whether ids holds one run or a batch; a
 // batch leaves what its runs indexed one by one in order would
 // (TestInsertRunsMatchesInsertRun).
-func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
+func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run, uploaded []time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	b := &pgx.Batch{}
-	queueIndexNewRuns(b, ids, runs)
+	queueIndexNewRuns(b, ids, runs, uploaded)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
@@ -181,16 +188,20 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run)
 
 // queueIndexNewRuns queues indexNewRuns' statements on b, in lock order,
 // for a caller that sends them with statements of its own.
-func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run) {
+func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time) {
 	_, names := identityArgs(runs)
 	which := any(ids)
 	if len(ids) == 1 {
 		which = ids[0]
 	}
 	sh := shapeFor(len(ids))
+	best := map[bestKey]bestRow{}
+	for i, r := range runs {
+		offerCells(best, ids[i], r, uploaded[i])
+	}
 	b.Queue(nameIdentitiesSQL, names...)
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	b.Queue(sh.offerBestSQL(), which)
-	b.Queue(sh.countGroupsSQL(), which)
+	b.Queue(offerBestSQL, offerBestArgs(best)...)
+	b.Queue(sh.countRunsSQL(), which, 1)
 	queueOfferHistory(b, sh, which, ids, runs)
 }

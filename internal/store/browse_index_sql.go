@@ -1,5 +1,7 @@
 package store
 
+import "time"
+
 // The statements of the browse index (browse_index.go), in lock order
 // where they lock rows. Those that name the runs they file take them in
 // either shape (runsShape); the text is the same otherwise.
@@ -61,46 +63,62 @@ const bestCellsColumns = `(context, concurrency, metric, status, model_slug, mod
 // bestCellsKey is best_cells' primary key.
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
 
-// offerBestSQL offers the cells of the runs ($1) to best_cells: per key, the
-// best of them (smallest sort_value, then earlier upload, then smaller id)
-// takes the group's place when it is better than the stored one. The upsert
-// locks the rows it replaces, so concurrent uploads to one group settle on
-// the best of them.
+// offerBestSQL offers cells to best_cells, the best of the runs' cells per
+// key (offerCells), given as arrays by column of bestCellsColumns ($1…$14,
+// offerBestArgs): each takes the group's place when it is better than the
+// stored one. The upsert locks the rows it replaces, in key order, so
+// concurrent uploads to one group settle on the best of them.
 //
 // Offers no better than the stored best are left out before the upsert:
 // ON CONFLICT DO UPDATE locks (writes) every conflicting row even when its
 // WHERE rejects the update, which made a batch of 250 runs cost ~0.9 s at
 // 13k runs stored. Leaving an offer out on a stored best is safe because a
 // best only gets better while uploads hold bestLock (only a rebuild, which
-// excludes them, makes one worse).
-func (sh runsShape) offerBestSQL() string {
-	return `
+// excludes them, makes one worse). The stored best is looked up by a
+// LATERAL subquery with LIMIT 1, a probe of the primary key per offer
+// whatever the plan (TestOneRunIndexPlansProbeKeys): a generic plan made
+// while best_cells was small could otherwise hash the whole table.
+//
+// The cells come from memory rather than read back from decode_cells
+// joined to runs, which made this the costliest statement of an upload.
+const offerBestSQL = `
 INSERT INTO best_cells AS b ` + bestCellsColumns + `
-SELECT * FROM (
-    SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + bestCellsSelect + ` AND c.run_id ` + sh.ids + `) AS x
-    ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, id) AS y
-WHERE NOT EXISTS (SELECT FROM best_cells o
+SELECT y.* FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+    $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[]) AS y ` + bestCellsColumns + `
+LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM best_cells o
     WHERE (o.context, o.concurrency, o.metric, o.status, o.model_slug, o.hardware_slug, o.engine_slug, o.quantization_slug, o.demo) =
         (y.context, y.concurrency, y.metric, y.status, y.model_slug, y.hardware_slug, y.engine_slug, y.quantization_slug, y.demo)
-    AND (o.sort_value, o.uploaded_at, o.run_id) <= (y.sort_value, y.uploaded_at, y.id))
+    LIMIT 1) AS o ON true
+WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_value, o.uploaded_at, o.run_id)
 ORDER BY ` + bestCellsKey + `
 ON CONFLICT (` + bestCellsKey + `) DO UPDATE SET
     sort_value = excluded.sort_value, value = excluded.value,
     run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
 WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`
+
+// offerBestArgs are offerBestSQL's parameters for the cells in best.
+func offerBestArgs(best map[bestKey]bestRow) []any {
+	n := len(best)
+	var (
+		contexts, concurrencies = make([]int, 0, n), make([]int, 0, n)
+		metrics, statuses       = make([]string, 0, n), make([]string, 0, n)
+		models, bases, hardware = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		engines, quants, runs   = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		demo                    = make([]bool, 0, n)
+		sorts, values           = make([]float64, 0, n), make([]float64, 0, n)
+		uploaded                = make([]time.Time, 0, n)
+	)
+	for k, v := range best {
+		contexts, concurrencies = append(contexts, k.context), append(concurrencies, k.concurrency)
+		metrics, statuses = append(metrics, k.metric), append(statuses, k.status)
+		models, bases, hardware = append(models, k.model), append(bases, v.base), append(hardware, k.hardware)
+		engines, quants, runs = append(engines, k.engine), append(quants, k.quantization), append(runs, v.runID)
+		demo = append(demo, k.demo)
+		sorts, values, uploaded = append(sorts, v.sortValue), append(values, v.value), append(uploaded, v.uploaded)
+	}
+	return []any{contexts, concurrencies, metrics, statuses, models, bases, hardware, engines, quants, demo,
+		sorts, values, runs, uploaded}
 }
 
 // browseGroupKey is browse_groups' primary key.
 const browseGroupKey = `model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`
-
-// countGroupsSQL counts the runs ($1) in their browse groups.
-// model_base_slug follows from model_slug, so min() picks the one value.
-func (sh runsShape) countGroupsSQL() string {
-	return `
-INSERT INTO browse_groups AS g (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
-FROM runs WHERE id ` + sh.ids + `
-GROUP BY ` + browseGroupKey + `
-ORDER BY ` + browseGroupKey + `
-ON CONFLICT (` + browseGroupKey + `) DO UPDATE SET runs = g.runs + excluded.runs`
-}

@@ -18,21 +18,15 @@ type IdentityRuns struct {
 }
 
 // CountIdentities lists the identities of kind (hardware, engine or model:
-// variants) that visible runs have, most runs first, counted from
-// browse_groups so the answer costs the same however many runs there are.
+// variants) that visible runs have, most runs first, from the counts kept
+// per identity (identity_runs), so the answer costs the same however many
+// runs and browse groups there are.
 func (s *Store) CountIdentities(ctx context.Context, kind string) (_ []IdentityRuns, err error) {
 	defer wrap(&err, "CountIdentities(%s)", kind)
-	col, ok := groupColumn[kind]
-	if !ok || kind == KindModelBase {
+	if _, ok := groupColumn[kind]; !ok || kind == KindModelBase {
 		return nil, fmt.Errorf("no counts by %s", kind)
 	}
-	rows, _ := s.public().Query(ctx, `
-SELECT g.slug, coalesce(i.name, g.slug), g.runs, g.base, coalesce(b.name, g.base)
-FROM (SELECT `+col+` AS slug, min(model_base_slug) AS base, sum(runs)::bigint AS runs
-      FROM browse_groups WHERE `+col+` <> '' GROUP BY 1 HAVING sum(runs) > 0) AS g
-LEFT JOIN identities i ON i.kind = $1 AND i.slug = g.slug
-LEFT JOIN identities b ON b.kind = 'model_base' AND b.slug = g.base
-ORDER BY g.runs DESC, lower(coalesce(i.name, g.slug)), g.slug`, kind)
+	rows, _ := s.public().Query(ctx, countIdentitiesSQL, kind)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (IdentityRuns, error) {
 		var c IdentityRuns
 		err := row.Scan(&c.Slug, &c.Name, &c.Runs, &c.Base.Slug, &c.Base.Name)
@@ -42,3 +36,15 @@ ORDER BY g.runs DESC, lower(coalesce(i.name, g.slug)), g.slug`, kind)
 		return c, err
 	})
 }
+
+// countIdentitiesSQL is CountIdentities' statement ($1, the kind): the
+// folded counts and the deltas not folded yet (browse_counts.go).
+const countIdentitiesSQL = `
+SELECT g.slug, coalesce(i.name, g.slug), g.runs, g.base, coalesce(b.name, g.base)
+FROM (SELECT slug, min(base) AS base, sum(runs)::bigint AS runs FROM (
+        SELECT slug, base, runs FROM identity_runs WHERE kind = $1
+        UNION ALL SELECT k.slug, k.base, d.runs FROM browse_count_deltas d ` + identityCountsOf + ` AND k.kind = $1) AS c
+      GROUP BY 1 HAVING sum(runs) > 0) AS g
+LEFT JOIN identities i ON i.kind = $1 AND i.slug = g.slug
+LEFT JOIN identities b ON b.kind = 'model_base' AND b.slug = g.base
+ORDER BY g.runs DESC, lower(coalesce(i.name, g.slug)), g.slug`

@@ -31,23 +31,6 @@ func lockBest(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// groupOfRun matches the browse_groups row g of run $1.
-const groupOfRun = `(g.model_slug, g.hardware_slug, g.engine_slug, g.engine_version, g.quantization_slug) =
-    (SELECT model_slug, hardware_slug, engine_slug, engine_version, quantization_slug FROM runs WHERE id = $1)`
-
-// uncountGroup takes run id out of its browse group's count (it was hidden
-// or is being deleted), and drops the group when no run is left in it, so
-// entity pages stop linking to it. The caller holds lockBest.
-func uncountGroup(ctx context.Context, tx pgx.Tx, id string) error {
-	if _, err := tx.Exec(ctx, `UPDATE browse_groups g SET runs = g.runs - 1 WHERE `+groupOfRun, id); err != nil {
-		return fmt.Errorf("uncount group: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups g WHERE g.runs <= 0 AND `+groupOfRun, id); err != nil {
-		return fmt.Errorf("uncount group: %w", err)
-	}
-	return nil
-}
-
 // reindexRun recomputes a stored run's numbers and its group's best cells
 // after its cells were replaced (new status rules): the run may have lost
 // a best it held, so the group is rebuilt from its runs' cells. Its slugs
@@ -82,20 +65,14 @@ ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`, id)
 	return rebuildHistoryOf(ctx, tx, id)
 }
 
-// rebuildAllBest recomputes best_cells, browse_groups and the history
+// rebuildAllBest recomputes best_cells, the run counts and the history
 // tables from every run.
 // The caller holds lockBest.
 func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM best_cells`); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM browse_groups`); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `
-INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
-FROM runs WHERE NOT hidden GROUP BY `+browseGroupKey); err != nil {
+	if err := recountAll(ctx, tx); err != nil {
 		return err
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`

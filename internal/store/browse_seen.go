@@ -55,14 +55,22 @@ type VersionRuns struct {
 }
 
 // EngineVersions returns the versions an engine was run at, with their
-// runs, in no particular order; runs without a version are left out.
+// runs, in no particular order; runs without a version are left out. It
+// reads one row per version (engine_version_runs), however many browse
+// groups the engine has.
 func (s *Store) EngineVersions(ctx context.Context, engine string) (_ []VersionRuns, err error) {
 	defer wrap(&err, "EngineVersions(%q)", engine)
-	rows, _ := s.public().Query(ctx, `SELECT engine_version, sum(runs)::bigint FROM browse_groups
-WHERE engine_slug = $1 AND engine_version <> '' GROUP BY 1`, engine)
+	rows, _ := s.public().Query(ctx, engineVersionsSQL, engine)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (VersionRuns, error) {
 		var v VersionRuns
 		err := row.Scan(&v.Version, &v.Runs)
 		return v, err
 	})
 }
+
+// engineVersionsSQL is EngineVersions' statement ($1, the engine): the
+// folded counts and the deltas not folded yet (browse_counts.go).
+const engineVersionsSQL = `SELECT engine_version, sum(runs)::bigint FROM (
+    SELECT engine_version, runs FROM engine_version_runs WHERE engine_slug = $1
+    UNION ALL SELECT engine_version, runs FROM browse_count_deltas WHERE engine_slug = $1 AND engine_version <> '') AS v
+GROUP BY 1 HAVING sum(runs) > 0`

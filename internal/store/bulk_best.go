@@ -52,24 +52,32 @@ type groupRow struct {
 }
 
 // offer keeps a stored run's rankable cells where they beat the best so
-// far, and counts it in its group: bestCellsSelect's rule in Go (a fresh
-// run is not hidden; quick runs and runs above the bound never rank).
+// far, and counts it in its group.
 func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 	b.history.offer(id, r, uploaded)
 	ids := runIdentities(r)
-	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
-	gk := groupKey{model, hw, engine, r.Engine.Version, quant}
+	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
 	g := b.groups[gk]
-	b.groups[gk] = groupRow{base: base, runs: g.runs + 1}
+	b.groups[gk] = groupRow{base: ids[3].Slug, runs: g.runs + 1}
+	offerCells(b.best, id, r, uploaded)
+}
+
+// offerCells keeps in best the rankable cells of fresh run r (stored
+// under id at uploaded) that beat the best kept so far: bestCellsSelect's
+// rule in Go (a fresh run is not hidden; quick runs and runs above the
+// bound never rank).
+func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
 	}
+	ids := runIdentities(r)
+	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
 	for i := range r.Decode {
 		c := &r.Decode[i]
 		if c.Status != run.Valid && c.Status != run.Queued {
 			continue
 		}
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			v    *float64
 			sign float64
@@ -79,8 +87,8 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 			}
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
-			if old, ok := b.best[k]; !ok || row.better(old) {
-				b.best[k] = row
+			if old, ok := best[k]; !ok || row.better(old) {
+				best[k] = row
 			}
 		}
 	}
@@ -96,7 +104,7 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer wrap(&err, "Bulk.Finish")
 	err = b.s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
 		// The lock order of browse_index.go: bestLock shared, then
-		// best_cells rows, then browse_groups rows, each in key order.
+		// best_cells rows in key order, then the fold's locks.
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, bestLock); err != nil {
 			return Change{}, err
 		}
@@ -148,24 +156,18 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 	return err
 }
 
-// countGroups adds the load's runs to their groups' counts, as
-// countGroupsSQL does.
+// countGroups adds the load's runs to the counts as the upload path does,
+// as deltas (countRunsSQL), and folds them (foldCountsSQL).
 func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_groups (LIKE browse_groups) ON COMMIT DROP`); err != nil {
-		return err
-	}
 	rows := make([][]any, 0, len(b.groups))
 	for k, v := range b.groups {
 		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs})
 	}
 	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs"}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_groups"}, columns, pgx.CopyFromRows(rows)); err != nil {
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"browse_count_deltas"}, columns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `
-INSERT INTO browse_groups AS g (`+strings.Join(columns, ", ")+`)
-SELECT `+strings.Join(columns, ", ")+` FROM bulk_groups ORDER BY `+browseGroupKey+`
-ON CONFLICT (`+browseGroupKey+`) DO UPDATE SET runs = g.runs + excluded.runs`)
+	_, err := foldCounts(ctx, tx)
 	return err
 }
 

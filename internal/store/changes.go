@@ -77,14 +77,55 @@ func announce(ctx context.Context, tx pgx.Tx, c Change, from string, flushed boo
 	return nil
 }
 
-// queueAnnounce is announce as the last statement of a batch a write sends
-// anyway, saving the round trip of its own.
-func queueAnnounce(b *pgx.Batch, c Change, from string, flushed bool) error {
+// queueCommitAnnounce queues COMMIT, then the announcement of c in a
+// transaction of its own, last in a batch a write sends anyway (the
+// upload: announce's round trip saved). Announced inside the write's
+// transaction, c would serialise every commit: PostgreSQL holds one lock
+// per database from a notifying transaction's pre-commit until its commit
+// is flushed, so notifying uploads flushed their WAL one after another
+// instead of together (docs/performance.md). After the commit the lock
+// covers a transaction that writes nothing worth flushing, so it commits
+// with synchronous_commit off and holds the lock for microseconds.
+// Listeners hear of the change just after it committed, as before; should
+// the announcement be lost to a crash of the server, so are the
+// listeners' connections, and they reset (Listen). With flushed, the
+// write's own commit flushes the WAL before it returns (replica.go).
+// sendCommitAnnounced sends the batch.
+func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) error {
 	payload, err := announcement(c, from)
 	if err != nil {
 		return err
 	}
-	b.Queue(notifySQL(flushed), ChangesChannel, payload)
+	if flushed {
+		b.Queue(`SELECT ` + commitFlushedSQL)
+	}
+	b.Queue(commitSQL)
+	b.Queue(notifyAfterCommitSQL, ChangesChannel, payload)
+	return nil
+}
+
+// notifyAfterCommitSQL announces a committed change (queueCommitAnnounce).
+const notifyAfterCommitSQL = `SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true)`
+
+// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on conn and
+// returns the first error up to the commit. The write is committed
+// whatever the announcement does after it, so an announcement that fails
+// is sent once more on its own rather than failing the write.
+func sendCommitAnnounced(ctx context.Context, conn querier, b *pgx.Batch) error {
+	br := conn.SendBatch(ctx, b)
+	for range b.Len() - 1 {
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return err
+		}
+	}
+	_, nerr := br.Exec()
+	cerr := br.Close()
+	if nerr == nil {
+		return cerr
+	}
+	notify := b.QueuedQueries[b.Len()-1]
+	_, _ = conn.Exec(ctx, notify.SQL, notify.Arguments...)
 	return nil
 }
 

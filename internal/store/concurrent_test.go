@@ -88,6 +88,9 @@ func TestConcurrentNewIdentities(t *testing.T) {
 	}
 	// Every round is one browse group of 16 runs with a best cell per grid
 	// point and metric (48 × 3), and its six identities named once each.
+	if _, err := s.FoldCounts(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if n := mustQueryInt(t, dbURL, `SELECT count(*) FROM browse_groups WHERE runs = $1`, writers); n != rounds {
 		t.Errorf("%d groups of %d runs, want %d", n, writers, rounds)
 	}
@@ -158,11 +161,15 @@ func TestRebuildsDuringUploads(t *testing.T) {
 	for _, err := range errs {
 		t.Error(err)
 	}
-	kept := [2][]string{dumpTable(t, dbURL, "best_cells"), dumpTable(t, dbURL, "browse_groups")}
+	tables := []string{"best_cells", "browse_groups", "identity_runs", "engine_version_runs"}
+	var kept [][]string
+	for _, table := range tables {
+		kept = append(kept, dumpTable(t, dbURL, table))
+	}
 	if err := store.RebuildAllBest(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	for i, table := range []string{"best_cells", "browse_groups"} {
+	for i, table := range tables {
 		if rebuilt := dumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
 			t.Errorf("%s kept current (%d rows) differs from its rebuild (%d rows); first kept row not rebuilt: %s",
 				table, len(kept[i]), len(rebuilt), firstMissing(kept[i], rebuilt))

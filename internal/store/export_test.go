@@ -38,7 +38,18 @@ func IndexSQL(one bool) map[string]string {
 		sh, ids, slug = oneRun, `'a'`, `'a'`
 	}
 	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
-	return map[string]string{sh.setIdentitiesSQL(): set, sh.offerBestSQL(): ids, sh.countGroupsSQL(): ids}
+	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
+	return map[string]string{sh.setIdentitiesSQL(): set, offerBestSQL: offer, sh.countRunsSQL(): ids + ", 1"}
+}
+
+// FoldCountsSQL is the statement that folds the run counts' deltas.
+const FoldCountsSQL = foldCountsSQL
+
+// CountSQL is the statements that read the counts kept per identity, each
+// with a parameter and the table of counts it is to read.
+var CountSQL = []struct{ SQL, Arg, Table string }{
+	{countIdentitiesSQL, KindHardware, "identity_runs"},
+	{engineVersionsSQL, "vllm", "engine_version_runs"},
 }
 
 // BackupLeftOut exposes backupLeftOut.

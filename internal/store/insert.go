@@ -35,7 +35,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 
 	// Two round trips in one transaction (pipelined): BEGIN and the row
 	// (with the claimed-name check and the series read beside it), then
-	// the source, the cells, the browse index, the announcement and COMMIT.
+	// the source, the cells, the browse index, COMMIT and the announcement.
 	var c Change
 	err = s.pipelined(ctx, func(conn *pgxpool.Conn) error {
 		var others []string
@@ -57,12 +57,11 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		decode, prefill := cellRows(id, r)
 		queueInsertRows(b, "decode_cells", decodeColumns, decode)
 		queueInsertRows(b, "prefill_rows", prefillColumns, prefill)
-		queueIndexNewRuns(b, []string{id}, []*run.Run{r}) // browse: names, leaderboard, groups
-		if err := queueAnnounce(b, c, s.name, s.read != nil); err != nil {
+		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}) // browse: names, leaderboard, groups
+		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
-		b.Queue(commitSQL)
-		if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		if err := sendCommitAnnounced(ctx, conn, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
 		return nil

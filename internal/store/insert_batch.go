@@ -68,12 +68,13 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		}
 		var ids []string
 		var fresh []*run.Run
+		var at []time.Time
 		for i, nr := range runs {
 			if out[i].Created {
-				ids, fresh = append(ids, out[i].ID), append(fresh, nr.Run)
+				ids, fresh, at = append(ids, out[i].ID), append(fresh, nr.Run), append(at, uploaded[i])
 			}
 		}
-		return indexNewRuns(ctx, tx, ids, fresh)
+		return indexNewRuns(ctx, tx, ids, fresh, at)
 	}))
 	if err != nil {
 		return nil, err

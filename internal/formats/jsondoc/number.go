@@ -85,15 +85,20 @@ func NewChecker() *Checker { return &Checker{List: problem.List{Kind: problem.In
 // Measure returns v when it is a finite, non-negative measurement and nil
 // when it is absent or NaN (Python's "no samples"); an infinite or negative
 // v is a problem (and nil).
-func (c *Checker) Measure(path string, v *float64) *float64 {
+func (c *Checker) Measure(path string, v *float64) *float64 { return c.MeasureAt(path, "", v) }
+
+// MeasureAt is Measure of the number at path+field, the two joined only
+// for a problem: a document has hundreds of numbers and seldom a problem,
+// and a path built for each was a fifth of a parse's allocations.
+func (c *Checker) MeasureAt(path, field string, v *float64) *float64 {
 	switch {
 	case v == nil || math.IsNaN(*v):
 		return nil
 	case math.IsInf(*v, 0):
-		c.Add(path, "problem.nonfinite", map[string]any{"Value": strconv.FormatFloat(*v, 'g', -1, 64)})
+		c.Add(path+field, "problem.nonfinite", map[string]any{"Value": strconv.FormatFloat(*v, 'g', -1, 64)})
 		return nil
 	case *v < 0:
-		c.Add(path, "problem.negative", map[string]any{"Value": *v})
+		c.Add(path+field, "problem.negative", map[string]any{"Value": *v})
 		return nil
 	}
 	x := *v
@@ -116,13 +121,16 @@ const MaxCount = 1 << 50
 // Count returns v as a whole count, nil when absent; negatives, fractions
 // and counts over MaxCount are problems. Tools that average counts write
 // 89.0 for 89.
-func (c *Checker) Count(path string, v *float64) *int64 {
-	x := c.Measure(path, v)
+func (c *Checker) Count(path string, v *float64) *int64 { return c.CountAt(path, "", v) }
+
+// CountAt is Count of the number at path+field (MeasureAt).
+func (c *Checker) CountAt(path, field string, v *float64) *int64 {
+	x := c.MeasureAt(path, field, v)
 	if x == nil {
 		return nil
 	}
 	if *x != math.Trunc(*x) || *x > MaxCount {
-		c.Add(path, "problem.integer", map[string]any{"Value": *x})
+		c.Add(path+field, "problem.integer", map[string]any{"Value": *x})
 		return nil
 	}
 	return run.I(int64(*x))

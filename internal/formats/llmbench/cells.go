@@ -19,8 +19,8 @@ func (p *parser) cells() []run.Measurement {
 			p.problems.Add(p.path(at), "problem.llmbench.cell_key", nil)
 			continue
 		}
-		m.Context = p.integer(at+".context_tokens", rec.ContextTokens)
-		m.Concurrency = p.integer(at+".concurrency", rec.Concurrency)
+		m.Context = p.integer(m.Path, ".context_tokens", rec.ContextTokens)
+		m.Concurrency = p.integer(m.Path, ".concurrency", rec.Concurrency)
 		if m.Concurrency < 1 && *rec.Concurrency >= 0 {
 			p.problems.Add(p.path(at+".concurrency"), "problem.concurrency", map[string]any{"Value": *rec.Concurrency})
 		}
@@ -73,39 +73,39 @@ func (p *parser) metrics(at string, rec *cellRec, m *run.Measurement, metricsAva
 	if rec.AggregateTPS != nil {
 		m.TotalTPS = run.F(*rec.AggregateTPS)
 	}
-	if v := p.nonNegative(at+".output_tps_per_user_p50", rec.OutputTPSPerUserP50); v > 0 {
+	if v := p.nonNegative(m.Path, ".output_tps_per_user_p50", rec.OutputTPSPerUserP50); v > 0 {
 		m.PerRequestTPS = run.F(v)
-	} else if v := p.nonNegative(at+".per_request_avg_tps", rec.PerRequestAvgTPS); v > 0 {
+	} else if v := p.nonNegative(m.Path, ".per_request_avg_tps", rec.PerRequestAvgTPS); v > 0 {
 		m.PerRequestTPS = run.F(v)
 	}
-	if v := p.nonNegative(at+".ttft_p50", rec.TTFTP50); v > 0 {
+	if v := p.nonNegative(m.Path, ".ttft_p50", rec.TTFTP50); v > 0 {
 		m.TTFTms = run.F(v * 1000)
 	}
-	if v := p.nonNegative(at+".inter_token_latency_p50", rec.ITLP50); v > 0 {
+	if v := p.nonNegative(m.Path, ".inter_token_latency_p50", rec.ITLP50); v > 0 {
 		m.TBTms = run.F(v * 1000)
 	}
 	// avg_running_reqs is a mean of scheduler samples; 0 means none were
 	// taken (no /metrics), not an idle server.
-	if v := p.nonNegative(at+".avg_running_reqs", rec.AvgRunningReqs); v > 0 && metricsAvailable {
+	if v := p.nonNegative(m.Path, ".avg_running_reqs", rec.AvgRunningReqs); v > 0 && metricsAvailable {
 		m.AvgActive = run.F(v)
 	}
 	if rec.CompletedRequests != nil {
-		m.Completed = run.I(int64(p.integer(at+".completed_request_count", rec.CompletedRequests)))
+		m.Completed = run.I(int64(p.integer(m.Path, ".completed_request_count", rec.CompletedRequests)))
 	}
 	switch {
 	case rec.ClientOutputTokens != nil:
-		m.OutputTokens = run.I(int64(p.integer(at+".client_output_tokens", rec.ClientOutputTokens)))
+		m.OutputTokens = run.I(int64(p.integer(m.Path, ".client_output_tokens", rec.ClientOutputTokens)))
 	case rec.TotalTokens != nil:
-		m.OutputTokens = run.I(int64(p.integer(at+".total_tokens", rec.TotalTokens)))
+		m.OutputTokens = run.I(int64(p.integer(m.Path, ".total_tokens", rec.TotalTokens)))
 	}
 	if rec.MeasurementSeconds != nil {
-		m.MeasuredS = run.F(p.nonNegative(at+".measurement_seconds", rec.MeasurementSeconds))
+		m.MeasuredS = run.F(p.nonNegative(m.Path, ".measurement_seconds", rec.MeasurementSeconds))
 	}
 	m.CapacityLimited = rec.CapacityLimited
 	if rec.AvgQueueReqs != nil {
-		m.AvgQueue = run.F(p.nonNegative(at+".avg_queue_reqs", rec.AvgQueueReqs))
+		m.AvgQueue = run.F(p.nonNegative(m.Path, ".avg_queue_reqs", rec.AvgQueueReqs))
 	}
 	if rec.QueueFraction != nil {
-		m.QueueFraction = run.F(p.nonNegative(at+".queue_fraction", rec.QueueFraction))
+		m.QueueFraction = run.F(p.nonNegative(m.Path, ".queue_fraction", rec.QueueFraction))
 	}
 }

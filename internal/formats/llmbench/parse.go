@@ -112,15 +112,15 @@ func (p *parser) settings() run.Settings {
 	if s.DecodeMode == "" {
 		s.DecodeMode = run.DecodeDuration
 	}
-	s.SecondsPerMeasurement = p.nonNegative(".metadata.duration_per_test", m.DurationPerTest)
-	s.RequestCount = p.integer(".metadata.request_count", m.RequestCount)
-	s.MaxOutputTokens = p.integer(".metadata.max_tokens", m.MaxTokens)
-	s.KVBudgetTokens = int64(p.integer(".metadata.max_total_tokens", m.MaxTotalTokens))
+	s.SecondsPerMeasurement = p.nonNegative(p.base, ".metadata.duration_per_test", m.DurationPerTest)
+	s.RequestCount = p.integer(p.base, ".metadata.request_count", m.RequestCount)
+	s.MaxOutputTokens = p.integer(p.base, ".metadata.max_tokens", m.MaxTokens)
+	s.KVBudgetTokens = int64(p.integer(p.base, ".metadata.max_total_tokens", m.MaxTotalTokens))
 	for i, v := range m.ContextLengths {
-		s.Contexts = append(s.Contexts, p.integer(fmt.Sprintf(".metadata.context_lengths[%d]", i), &v))
+		s.Contexts = append(s.Contexts, p.integer(p.base, fmt.Sprintf(".metadata.context_lengths[%d]", i), &v))
 	}
 	for i, v := range m.ConcurrencyLevels {
-		c := p.integer(fmt.Sprintf(".metadata.concurrency_levels[%d]", i), &v)
+		c := p.integer(p.base, fmt.Sprintf(".metadata.concurrency_levels[%d]", i), &v)
 		if c < 1 && v >= 0 {
 			p.problems.Add(p.path(fmt.Sprintf(".metadata.concurrency_levels[%d]", i)), "problem.concurrency", map[string]any{"Value": v})
 		}
@@ -140,40 +140,41 @@ func (p *parser) prefill() []run.PrefillMeasurement {
 			continue
 		}
 		row := run.PrefillMeasurement{Path: p.path(at), Context: ctx}
-		if tps := p.nonNegative(at+".tok_per_sec", rec.TokPerSec); rec.TokPerSec != nil {
+		if tps := p.nonNegative(row.Path, ".tok_per_sec", rec.TokPerSec); rec.TokPerSec != nil {
 			row.PromptTPS = run.F(tps)
 		}
-		if ttft := p.nonNegative(at+".ttft_seconds", rec.TTFTSeconds); ttft > 0 {
+		if ttft := p.nonNegative(row.Path, ".ttft_seconds", rec.TTFTSeconds); ttft > 0 {
 			row.TTFTms = run.F(ttft * 1000)
 		}
 		if rec.Samples != nil {
-			row.Completed = run.I(int64(p.integer(at+".samples", rec.Samples)))
+			row.Completed = run.I(int64(p.integer(row.Path, ".samples", rec.Samples)))
 		}
 		rows = append(rows, row)
 	}
 	return rows
 }
 
-// nonNegative returns *v, a measurement (fractional or not) checked by the
-// number rules every format shares (jsondoc.Checker). A nil v reads as 0,
-// as does a refused one.
-func (p *parser) nonNegative(at string, v *float64) float64 {
-	if x := p.problems.Measure(p.path(at), v); x != nil {
+// nonNegative returns *v, the measurement (fractional or not) at
+// path+field (path from the document's root), checked by the number rules
+// every format shares (jsondoc.Checker.MeasureAt). A nil v reads as 0, as
+// does a refused one.
+func (p *parser) nonNegative(path, field string, v *float64) float64 {
+	if x := p.problems.MeasureAt(path, field, v); x != nil {
 		return *x
 	}
 	return 0
 }
 
-// integer returns *v as a whole number (jsondoc.Checker.Count); a value
-// above any the tool writes (MaxInt32 × 64) is refused too. A nil or
-// refused v reads as 0.
-func (p *parser) integer(at string, v *float64) int {
-	n := p.problems.Count(p.path(at), v)
+// integer returns *v, at path+field, as a whole number
+// (jsondoc.Checker.CountAt); a value above any the tool writes
+// (MaxInt32 × 64) is refused too. A nil or refused v reads as 0.
+func (p *parser) integer(path, field string, v *float64) int {
+	n := p.problems.CountAt(path, field, v)
 	if n == nil {
 		return 0
 	}
 	if *n > math.MaxInt32*64 {
-		p.problems.Add(p.path(at), "problem.integer", map[string]any{"Value": float64(*n)})
+		p.problems.Add(path+field, "problem.integer", map[string]any{"Value": float64(*n)})
 		return 0
 	}
 	return int(*n)
