@@ -31,6 +31,9 @@ type Store interface {
 	myRunsStore
 	adminStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
+	// GetRunReport is GetRun with the setup's engine versions, for the
+	// report's history link, in one round trip.
+	GetRunReport(ctx context.Context, id string) (*store.RunReport, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
 	ListRecent(ctx context.Context, limit int) ([]store.RunSummary, error)
