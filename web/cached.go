@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
 // maxCachedBody is the largest answer the cache records; a larger one is
@@ -32,8 +33,8 @@ func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		var kb [256]byte
-		keyBytes := s.appendPageKey(kb[:0], r)
-		st := s.gens.stampOf(scope, r)
+		keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
+		st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
 		old, ok := s.pages.getBytes(keyBytes)
 		if ok && old.stamp == st {
 			s.metrics.cache("hit")
@@ -111,7 +112,7 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 // would be a cost for nothing. It runs after routing (a group's
 // middleware), so the route's pattern is known.
 func (s *Server) compressUncached(next http.Handler) http.Handler {
-	compressed := middleware.Compress(5, "text/html", "application/json")(next)
+	compressed := s.compressor.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
 			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5/middleware"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
@@ -90,6 +91,10 @@ type Server struct {
 	mailer  Mailer        // nil: no mail (mail.go)
 	mails   mailLimits
 	github  *githubAuth // nil: no GitHub sign-in (github.go)
+	// compressor compresses the uncached answers (compressUncached): one
+	// for every route (routes makes it), since each makes a compressor of
+	// each encoding (about a megabyte) to try it.
+	compressor *middleware.Compressor
 }
 
 // DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
@@ -129,7 +134,9 @@ func New(cfg Config) http.Handler {
 			s.metrics.change(c)
 		})
 	}
-	return s.routes()
+	// A fresh hit of a cached page is answered before the router's
+	// middleware (hit.go).
+	return s.hits(s.routes())
 }
 
 // origin returns the site's public origin for absolute URLs.
