@@ -104,6 +104,10 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	}
 	s.pages.put(key, p)
 	res.page = p
+	// Everyone is sent the page, which holds its own bytes: the recorded
+	// answer is not read again.
+	putBuffer(rec.buf)
+	rec.buf = nil
 	return res
 }
 
@@ -131,12 +135,12 @@ type recorder struct {
 	before  http.Header // the outer headers when the handler started
 	header  http.Header
 	status  int
-	buf     bytes.Buffer
+	buf     *bytes.Buffer // pooled (render.go): a miss's page is tens of KB
 	spilled bool
 }
 
 func newRecorder(w http.ResponseWriter) *recorder {
-	return &recorder{outer: w, before: w.Header().Clone(), header: w.Header().Clone()}
+	return &recorder{outer: w, before: w.Header().Clone(), header: w.Header().Clone(), buf: getBuffer()}
 }
 
 func (rc *recorder) Header() http.Header {
