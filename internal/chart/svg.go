@@ -13,6 +13,12 @@ import (
 // the result is safe to insert into a page as is.
 func (c *Chart) SVG() string {
 	var b strings.Builder
+	// Grown once to about its size: a chart is a few KB, most of it points.
+	n := len(c.X.Ticks) + len(c.Y.Ticks)
+	for _, s := range c.Series {
+		n += 2 * len(s.Points)
+	}
+	b.Grow(1024 + 160*n)
 	tid, did := c.ID+"-t", c.ID+"-d"
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" viewBox="0 0 %g %g" role="img" aria-labelledby="%s %s" font-size="%g">`,
 		esc(c.ID), width, height, tid, did, fontSize)
