@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
 // maxCachedBody is the largest answer the cache records; a larger one is
@@ -32,8 +33,8 @@ func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		var kb [256]byte
-		keyBytes := s.appendPageKey(kb[:0], r)
-		st := s.gens.stampOf(scope, r)
+		keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
+		st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
 		old, ok := s.pages.getBytes(keyBytes)
 		if ok && old.stamp == st {
 			s.metrics.cache("hit")
@@ -103,6 +104,10 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	}
 	s.pages.put(key, p)
 	res.page = p
+	// Everyone is sent the page, which holds its own bytes: the recorded
+	// answer is not read again.
+	putBuffer(rec.buf)
+	rec.buf = nil
 	return res
 }
 
@@ -111,7 +116,7 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 // would be a cost for nothing. It runs after routing (a group's
 // middleware), so the route's pattern is known.
 func (s *Server) compressUncached(next http.Handler) http.Handler {
-	compressed := middleware.Compress(5, "text/html", "application/json")(next)
+	compressed := s.compressor.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
 			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {
@@ -130,12 +135,12 @@ type recorder struct {
 	before  http.Header // the outer headers when the handler started
 	header  http.Header
 	status  int
-	buf     bytes.Buffer
+	buf     *bytes.Buffer // pooled (render.go): a miss's page is tens of KB
 	spilled bool
 }
 
 func newRecorder(w http.ResponseWriter) *recorder {
-	return &recorder{outer: w, before: w.Header().Clone(), header: w.Header().Clone()}
+	return &recorder{outer: w, before: w.Header().Clone(), header: w.Header().Clone(), buf: getBuffer()}
 }
 
 func (rc *recorder) Header() http.Header {

@@ -5,9 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-chi/chi/v5"
-
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -81,8 +78,7 @@ func queryValue(r *http.Request, key string) string {
 //
 // It appends the key to b: a hit looks its page up with the key in a
 // buffer on the stack and makes no string of it.
-func (s *Server) appendPageKey(b []byte, r *http.Request) []byte {
-	l := i18n.FromContext(r.Context())
+func (s *Server) appendPageKey(b []byte, r *http.Request, lang string) []byte {
 	if s.baseURL != "" {
 		b = append(b, s.baseURL...)
 	} else {
@@ -95,7 +91,7 @@ func (s *Server) appendPageKey(b []byte, r *http.Request) []byte {
 		b = append(b, r.Host...)
 	}
 	b = append(b, ' ')
-	b = append(b, l.Lang()...)
+	b = append(b, lang...)
 	b = append(b, ' ')
 	b = append(b, r.URL.Path...)
 	b = append(b, '?')
@@ -138,15 +134,16 @@ func (g *generations) apply(c store.Change) {
 	}
 }
 
-// stampOf is the current stamp of the page r asks for. Generations only
-// grow, so a sum changes whenever one of its terms does.
-func (g *generations) stampOf(scope pageScope, r *http.Request) stamp {
+// stampOf is the current stamp of the page r asks for, of the run id in
+// its path when it has one. Generations only grow, so a sum changes
+// whenever one of its terms does.
+func (g *generations) stampOf(scope pageScope, id string, r *http.Request) stamp {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	st := stamp{epoch: g.epoch}
 	switch scope {
 	case scopeRun:
-		st.gen = g.runs[chi.URLParam(r, "id")]
+		st.gen = g.runs[id]
 	case scopeCompare:
 		for _, id := range strings.Split(r.URL.Query().Get("runs"), ",") {
 			st.gen += g.runs[strings.TrimSpace(id)]

@@ -12,7 +12,7 @@ import (
 func TestCachedRoutesExist(t *testing.T) {
 	s := &Server{metrics: NewMetrics()}
 	routes := map[string]bool{}
-	err := chi.Walk(s.routes().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+	err := chi.Walk(s.routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		if method == http.MethodGet {
 			routes[route] = true
 		}

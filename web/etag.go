@@ -12,7 +12,13 @@ import (
 // matches "x"; and the cached pages' encodings of one body ("x-gz",
 // "x-br", "x") match each other, since each is that body.
 func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
-	w.Header().Set("ETag", etag)
+	return notModifiedTag(w, r, etag, []string{etag})
+}
+
+// notModifiedTag is notModified with the header value made already
+// (value is []string{etag}).
+func notModifiedTag(w http.ResponseWriter, r *http.Request, etag string, value []string) bool {
+	w.Header()["Etag"] = value
 	if !matches(r.Header.Get("If-None-Match"), etag) {
 		return false
 	}

@@ -19,18 +19,16 @@ import (
 type historyStore interface {
 	History(ctx context.Context, q store.HistoryQuery) ([]store.HistoryPoint, error)
 	HistoryChoices(ctx context.Context, q store.HistoryQuery) (store.HistoryOptions, error)
-	SetupVersions(ctx context.Context, id string) (store.HistoryQuery, string, []string, error)
 	SetupsWithHistory(ctx context.Context, kind, slug string, limit int) ([]store.Setup, error)
 }
 
 // historyLink is the history of a run's setup when runs of an earlier
 // engine version exist, else "".
-func (s *Server) historyLink(ctx context.Context, id string) (string, error) {
-	q, version, versions, err := s.store.SetupVersions(ctx, id)
-	if err != nil || !history.EarlierExists(version, versions) {
-		return "", err
+func historyLink(rep *store.RunReport) string {
+	if !history.EarlierExists(rep.Version, rep.Versions) {
+		return ""
 	}
-	return history.URL(q), nil
+	return history.URL(rep.Setup)
 }
 
 // entityHistories is how many setups an entity page links to the history of.

@@ -145,10 +145,15 @@ func (m *Metrics) instrument(next http.Handler) http.Handler {
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 			route = rc.RoutePattern()
 		}
-		sr := m.seriesOf(route, methodLabel(r.Method), ww.Status())
-		sr.count.Inc()
-		sr.latency.Observe(time.Since(start).Seconds())
+		m.observe(route, r.Method, ww.Status(), start)
 	})
+}
+
+// observe counts one request of route and times it from start.
+func (m *Metrics) observe(route, method string, status int, start time.Time) {
+	sr := m.seriesOf(route, methodLabel(method), status)
+	sr.count.Inc()
+	sr.latency.Observe(time.Since(start).Seconds())
 }
 
 // requestKey names one request counter; the label set is small (route

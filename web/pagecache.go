@@ -44,12 +44,13 @@ var (
 type cachedPage struct {
 	key    string
 	header http.Header // what the handler set, to send again
-	etag   string      // strong, of the identity body, without quotes
-	// gzTag and gzLength are the gzip representation's ETag and
-	// Content-Length, made once rather than on every hit.
-	gzTag, gzLength string
-	built           time.Time
-	stamp           stamp // what it was built from (cachepolicy.go)
+	etag   string      // strong, of the bytes kept (tagOf), without quotes
+	// gzTag is the gzip representation's ETag; it and its Content-Length
+	// are made once as header values rather than on every hit.
+	gzTag                     string
+	gzTagValue, gzLengthValue []string
+	built                     time.Time
+	stamp                     stamp // what it was built from (cachepolicy.go)
 
 	plain []byte // the body, when it does not compress
 	gz    []byte // the body gzipped, when it does
@@ -62,13 +63,12 @@ func newPageCache(maxBytes int) *pageCache {
 	return newLRU(maxBytes, func(p *cachedPage) int { return len(p.plain) + len(p.gz) + len(p.key) + 512 })
 }
 
-// newCachedPage keeps body as the answer to key.
+// newCachedPage keeps a copy of body as the answer to key.
 func newCachedPage(key string, header http.Header, body []byte, st stamp) (*cachedPage, error) {
-	sum := sha256.Sum256(body)
-	p := &cachedPage{key: key, header: header, built: time.Now(), stamp: st,
-		etag: base64.RawURLEncoding.EncodeToString(sum[:12])}
+	p := &cachedPage{key: key, header: header, built: time.Now(), stamp: st}
 	if !compressible(header.Get("Content-Type")) {
-		p.plain = body
+		p.plain = bytes.Clone(body)
+		p.etag = tagOf(p.plain)
 		return p, nil
 	}
 	buf := getBuffer()
@@ -83,8 +83,18 @@ func newCachedPage(key string, header http.Header, body []byte, st stamp) (*cach
 		return nil, err
 	}
 	p.gz = bytes.Clone(buf.Bytes())
-	p.gzTag, p.gzLength = `"`+p.etag+`-gz"`, strconv.Itoa(len(p.gz))
+	// The tag is of the gzip bytes, which one body at one level always
+	// gives alike, so it names the body as well, for a fifth of the hashing.
+	p.etag = tagOf(p.gz)
+	p.gzTag = `"` + p.etag + `-gz"`
+	p.gzTagValue, p.gzLengthValue = fixed(p.gzTag), fixed(strconv.Itoa(len(p.gz)))
 	return p, nil
+}
+
+// tagOf is the strong ETag (without quotes) of the bytes kept.
+func tagOf(kept []byte) string {
+	sum := sha256.Sum256(kept)
+	return base64.RawURLEncoding.EncodeToString(sum[:12])
 }
 
 // compressible reports whether a type gains from compression.
@@ -149,32 +159,55 @@ func representation(c *pageCache, p *cachedPage, r *http.Request) (enc string, b
 	return "", body, `"` + p.etag + `"`, err
 }
 
-// serve answers r with p: 304 when the client has it, else the body in the
-// best encoding the client takes.
+// servePage answers r with p: 304 when the client has it, else the body
+// in the best encoding the client takes.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p *cachedPage) error {
+	_, _, err := s.writePage(w, r, p)
+	return err
+}
+
+// writePage is servePage, reporting the status and body bytes sent (what
+// the access log and the metrics of a hit say, hit.go).
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, p *cachedPage) (status, n int, err error) {
 	enc, body, etag, err := representation(s.pages, p, r)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	h := w.Header()
 	p.applyHeader(h)
 	if p.gz != nil {
-		h.Add("Vary", "Accept-Encoding")
+		addVaryEncoding(h)
 	}
-	if notModified(w, r, etag) {
-		return nil
+	tag, length := p.gzTagValue, p.gzLengthValue // made once, the common case
+	if enc != "gzip" {
+		tag, length = []string{etag}, []string{strconv.Itoa(len(body))}
+	}
+	if notModifiedTag(w, r, etag, tag) {
+		return http.StatusNotModified, 0, nil
 	}
 	if enc != "" {
-		h.Set("Content-Encoding", enc)
+		h["Content-Encoding"] = encodingValues[enc]
 	}
-	length := p.gzLength
-	if enc != "gzip" {
-		length = strconv.Itoa(len(body))
-	}
-	h.Set("Content-Length", length)
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(body)
-	return err
+	n, err = w.Write(body)
+	return http.StatusOK, n, err
+}
+
+// encodingValues are the Content-Encoding values of the cached pages.
+var encodingValues = map[string][]string{"gzip": fixed("gzip"), "br": fixed("br")}
+
+// varyLanguageEncoding is varyLanguage and Accept-Encoding, made once.
+var varyLanguageEncoding = []string{"Accept-Language", "Cookie", "Accept-Encoding"}[:3:3]
+
+// addVaryEncoding adds Accept-Encoding to h's Vary: a page cached in
+// several encodings varies on it too.
+func addVaryEncoding(h http.Header) {
+	if v := h["Vary"]; len(v) == len(varyLanguage) && &v[0] == &varyLanguage[0] {
+		h["Vary"] = varyLanguageEncoding
+		return
+	}
+	h.Add("Vary", "Accept-Encoding")
 }
 
 // accepts reads Accept-Encoding well enough for real clients: coding

@@ -14,7 +14,8 @@ import (
 // of the product (forum links must work for years), so they change only by
 // adding. Pages answer errors with an error page (s.page), the API with
 // JSON (s.api).
-func (s *Server) routes() http.Handler {
+func (s *Server) routes() *chi.Mux {
+	s.compressor = middleware.NewCompressor(5, "text/html", "application/json")
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.

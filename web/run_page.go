@@ -22,10 +22,11 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	l := i18n.FromContext(ctx)
-	historyURL, err := s.historyLink(ctx, id)
+	rep, err := s.store.GetRunReport(ctx, id)
 	if err != nil {
 		return s.goneOr(r, id, err)
 	}
+	run := rep.Run
 	// The address without ?lang= is the x-default page and names itself as
 	// canonical (templates.NewBase), so it is a page of its own. Its links
 	// are built from the path and ?lang= alone (no stray query parameters).
@@ -34,13 +35,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) error {
 		page.RawQuery = "lang=" + url.QueryEscape(l.Lang())
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	run, err := s.store.GetRun(ctx, id)
-	if err != nil {
-		return err
-	}
 	origin := s.origin(r)
 	view := report.Build(run, l)
-	if historyURL != "" {
+	if historyURL := historyLink(rep); historyURL != "" {
 		view.HistoryURL, view.HistoryText = historyURL, l.T("history.link", map[string]any{"Engine": run.Engine.Name})
 	}
 	buf := getBuffer()

@@ -29,10 +29,30 @@ const hstsMaxAge = "max-age=63072000; includeSubDomains"
 // origin is https (BASE_URL), since only then does every reader come over
 // TLS.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	set := []struct {
-		key   string
-		value []string
-	}{
+	set := securitySet(s.baseURL)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		set.apply(w.Header())
+		next.ServeHTTP(w, r)
+	})
+}
+
+// headerSet is headers with values made once, shared by every answer.
+type headerSet []struct {
+	key   string
+	value []string
+}
+
+// apply sets the headers on h: canonical keys, and no value slice made
+// per request.
+func (set headerSet) apply(h http.Header) {
+	for _, kv := range set {
+		h[kv.key] = kv.value
+	}
+}
+
+// securitySet is what securityHeaders sets, for a site at baseURL.
+func securitySet(baseURL string) headerSet {
+	set := headerSet{
 		{"Content-Security-Policy", fixed(contentSecurityPolicy)},
 		{"X-Content-Type-Options", fixed("nosniff")},
 		{"X-Frame-Options", fixed("DENY")},
@@ -40,19 +60,13 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 		{"Permissions-Policy", fixed("camera=(), microphone=(), geolocation=(), payment=(), usb=()")},
 		{"Cross-Origin-Opener-Policy", fixed("same-origin")},
 	}
-	if strings.HasPrefix(s.baseURL, "https://") {
+	if strings.HasPrefix(baseURL, "https://") {
 		set = append(set, struct {
 			key   string
 			value []string
 		}{"Strict-Transport-Security", fixed(hstsMaxAge)})
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		for _, kv := range set {
-			h[kv.key] = kv.value // canonical keys; no value slice made per request
-		}
-		next.ServeHTTP(w, r)
-	})
+	return set
 }
 
 // fixed is a header value shared by every answer: its capacity is its

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5/middleware"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
@@ -31,6 +32,9 @@ type Store interface {
 	myRunsStore
 	adminStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
+	// GetRunReport is GetRun with the setup's engine versions, for the
+	// report's history link, in one round trip.
+	GetRunReport(ctx context.Context, id string) (*store.RunReport, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
 	RunRevision(ctx context.Context, id string) (int64, error)
 	ListRecent(ctx context.Context, limit int) ([]store.RunSummary, error)
@@ -87,6 +91,10 @@ type Server struct {
 	mailer  Mailer        // nil: no mail (mail.go)
 	mails   mailLimits
 	github  *githubAuth // nil: no GitHub sign-in (github.go)
+	// compressor compresses the uncached answers (compressUncached): one
+	// for every route (routes makes it), since each makes a compressor of
+	// each encoding (about a megabyte) to try it.
+	compressor *middleware.Compressor
 }
 
 // DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
@@ -126,7 +134,9 @@ func New(cfg Config) http.Handler {
 			s.metrics.change(c)
 		})
 	}
-	return s.routes()
+	// A fresh hit of a cached page is answered before the router's
+	// middleware (hit.go).
+	return s.hits(s.routes())
 }
 
 // origin returns the site's public origin for absolute URLs.

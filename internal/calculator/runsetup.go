@@ -270,9 +270,24 @@ func (s RunSetup) Cell(c *run.DecodeCell) CellBound {
 // MedianEfficiency is the median of the run's cell efficiencies and how
 // many cells it rests on; n is 0 when no cell has one.
 func (s RunSetup) MedianEfficiency(r *run.Run) (median float64, n int) {
-	var effs []float64
+	return MedianOf(s.Cells(r))
+}
+
+// Cells is Cell of each of the run's decode cells, in their order: for
+// a page that shows each cell's bound in several places.
+func (s RunSetup) Cells(r *run.Run) []CellBound {
+	out := make([]CellBound, len(r.Decode))
 	for i := range r.Decode {
-		if b := s.Cell(&r.Decode[i]); b.OK {
+		out[i] = s.Cell(&r.Decode[i])
+	}
+	return out
+}
+
+// MedianOf is MedianEfficiency of the cells' bounds (Cells).
+func MedianOf(cells []CellBound) (median float64, n int) {
+	var effs []float64
+	for _, b := range cells {
+		if b.OK {
 			effs = append(effs, b.Efficiency)
 		}
 	}

@@ -20,6 +20,19 @@ import (
 // when it has only one. So the 8GB and 12GB RTX 3060 are two hardware
 // pages, told apart by what the run measured.
 func Hardware(h run.Hardware) Identity {
+	if id, ok := hardwareSeen.get(h); ok {
+		return id
+	}
+	id := hardware(h)
+	hardwareSeen.put(h, id)
+	return id
+}
+
+// hardwareSeen are the identities Hardware has made.
+var hardwareSeen memo[run.Hardware, Identity]
+
+// hardware is Hardware, made.
+func hardware(h run.Hardware) Identity {
 	gpu, cpu := strings.TrimSpace(h.GPUName), strings.TrimSpace(h.CPUName)
 	if m := appleChip.FindStringSubmatch(strings.ToLower(gpu + " " + cpu)); m != nil {
 		return apple(m, h)

@@ -3,6 +3,7 @@ package chart
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/report"
@@ -12,6 +13,12 @@ import (
 // the result is safe to insert into a page as is.
 func (c *Chart) SVG() string {
 	var b strings.Builder
+	// Grown once to about its size: a chart is a few KB, most of it points.
+	n := len(c.X.Ticks) + len(c.Y.Ticks)
+	for _, s := range c.Series {
+		n += 2 * len(s.Points)
+	}
+	b.Grow(1024 + 160*n)
 	tid, did := c.ID+"-t", c.ID+"-d"
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="%s" viewBox="0 0 %g %g" role="img" aria-labelledby="%s %s" font-size="%g">`,
 		esc(c.ID), width, height, tid, did, fontSize)
@@ -24,76 +31,117 @@ func (c *Chart) SVG() string {
 	return b.String()
 }
 
-func (c *Chart) writeAxes(b *strings.Builder) {
-	b.WriteString(`<g class="axes" fill="currentColor">`)
+func (c *Chart) writeAxes(sb *strings.Builder) {
+	b := svgWriter{sb}
+	b.s(`<g class="axes" fill="currentColor">`)
 	lastX := math.Inf(-1)
 	for _, t := range c.X.Ticks {
 		x := c.X.px(t.V)
-		fmt.Fprintf(b, `<line class="gl" x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, x, plotTop, x, plotBottom)
+		b.s(`<line class="gl" x1="`).f1(x).s(`" y1="`).g(plotTop).s(`" x2="`).f1(x).s(`" y2="`).g(plotBottom).s(`"/>`)
 		if x-lastX >= 26 { // labels closer than this would overlap
-			fmt.Fprintf(b, `<text x="%.1f" y="%g" text-anchor="middle">%s</text>`, x, plotBottom+tickLen+fontSize, esc(t.Label))
+			b.s(`<text x="`).f1(x).s(`" y="`).g(plotBottom + tickLen + fontSize).s(`" text-anchor="middle">`).s(esc(t.Label)).s(`</text>`)
 			lastX = x
 		}
 	}
 	for _, t := range c.Y.Ticks {
 		y := c.Y.py(t.V)
-		fmt.Fprintf(b, `<line class="gl" x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, plotLeft, y, plotRight, y)
-		fmt.Fprintf(b, `<text x="%g" y="%.1f" text-anchor="end" dominant-baseline="middle">%s</text>`, plotLeft-tickLen-2, y, esc(t.Label))
+		b.s(`<line class="gl" x1="`).g(plotLeft).s(`" y1="`).f1(y).s(`" x2="`).g(plotRight).s(`" y2="`).f1(y).s(`"/>`)
+		b.s(`<text x="`).g(plotLeft - tickLen - 2).s(`" y="`).f1(y).s(`" text-anchor="end" dominant-baseline="middle">`).s(esc(t.Label)).s(`</text>`)
 	}
-	fmt.Fprintf(b, `<path class="frame" fill="none" d="M%g %gV%gH%g"/>`, plotLeft, plotTop, plotBottom, plotRight)
-	fmt.Fprintf(b, `<text class="label" x="%g" y="%g" text-anchor="middle">%s</text>`,
+	fmt.Fprintf(sb, `<path class="frame" fill="none" d="M%g %gV%gH%g"/>`, plotLeft, plotTop, plotBottom, plotRight)
+	fmt.Fprintf(sb, `<text class="label" x="%g" y="%g" text-anchor="middle">%s</text>`,
 		(plotLeft+plotRight)/2, height-6, esc(c.X.Label))
-	fmt.Fprintf(b, `<text class="label" x="%g" y="%g" text-anchor="start">%s</text>`, 2.0, fontSize, esc(c.Y.Label))
-	b.WriteString(`</g>`)
+	fmt.Fprintf(sb, `<text class="label" x="%g" y="%g" text-anchor="start">%s</text>`, 2.0, fontSize, esc(c.Y.Label))
+	b.s(`</g>`)
 }
 
 // writeSeries draws one line and its markers. Colours come as custom
 // properties the stylesheet turns into stroke and fill.
-func (c *Chart) writeSeries(b *strings.Builder, s *Series) {
+func (c *Chart) writeSeries(sb *strings.Builder, s *Series) {
 	if len(s.Points) == 0 {
 		return
 	}
-	fmt.Fprintf(b, `<g class="%s" data-series="%s">`, seriesClass(s.Colour, max(c.Colours, 1)), esc(s.Name))
-	var d strings.Builder
+	b := svgWriter{sb}
+	b.s(`<g class="`).s(seriesClass(s.Colour, max(c.Colours, 1))).s(`" data-series="`).s(esc(s.Name)).s(`">`)
+	b.s(`<path class="line" fill="none" d="`)
 	for i, p := range s.Points {
 		cmd := "L"
 		if i == 0 {
 			cmd = "M"
 		}
-		fmt.Fprintf(&d, "%s%.1f %.1f", cmd, c.X.px(p.X), c.Y.py(p.Y))
+		b.s(cmd).f1(c.X.px(p.X)).s(" ").f1(c.Y.py(p.Y))
 	}
-	dash := ""
+	b.s(`"`)
 	if pat := dashes[s.Style%len(dashes)]; pat != "" {
-		dash = fmt.Sprintf(` stroke-dasharray="%s"`, pat)
+		b.s(` stroke-dasharray="`).s(pat).s(`"`)
 	}
-	fmt.Fprintf(b, `<path class="line" fill="none" d="%s"%s/>`, d.String(), dash)
+	b.s(`/>`)
 	for _, p := range s.Points {
 		cls := "mark"
 		if p.Queued {
 			cls = "mark queued"
 		}
-		fmt.Fprintf(b, `<g class="%s">%s<title>%s</title></g>`, cls,
-			marker(s.Style%markShapes, c.X.px(p.X), c.Y.py(p.Y)), esc(s.Name+": "+p.XText+" → "+p.YText))
+		b.s(`<g class="`).s(cls).s(`">`)
+		writeMarker(b, s.Style%markShapes, c.X.px(p.X), c.Y.py(p.Y))
+		b.s(`<title>`).s(esc(s.Name + ": " + p.XText + " → " + p.YText)).s(`</title></g>`)
 	}
-	b.WriteString(`</g>`)
+	b.s(`</g>`)
 }
 
 // marker draws shape k centred on (x, y).
 func marker(k int, x, y float64) string {
+	var sb strings.Builder
+	writeMarker(svgWriter{&sb}, k, x, y)
+	return sb.String()
+}
+
+// writeMarker writes marker's shape to b.
+func writeMarker(b svgWriter, k int, x, y float64) {
 	r := markSz
 	switch k {
 	case markSquare:
-		return fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, x-r*0.9, y-r*0.9, r*1.8, r*1.8)
+		b.s(`<rect x="`).f1(x - r*0.9).s(`" y="`).f1(y - r*0.9).s(`" width="`).f1(r * 1.8).s(`" height="`).f1(r * 1.8).s(`"/>`)
 	case markTriangle:
-		return fmt.Sprintf(`<path d="M%.1f %.1fL%.1f %.1fL%.1f %.1fZ"/>`, x, y-r*1.15, x+r, y+r*0.75, x-r, y+r*0.75)
+		b.s(`<path d="M`).pt(x, y-r*1.15).s("L").pt(x+r, y+r*0.75).s("L").pt(x-r, y+r*0.75).s(`Z"/>`)
 	case markDiamond:
-		return fmt.Sprintf(`<path d="M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ"/>`, x, y-r*1.2, x+r, y, x, y+r*1.2, x-r, y)
+		b.s(`<path d="M`).pt(x, y-r*1.2).s("L").pt(x+r, y).s("L").pt(x, y+r*1.2).s("L").pt(x-r, y).s(`Z"/>`)
 	case markDown:
-		return fmt.Sprintf(`<path d="M%.1f %.1fL%.1f %.1fL%.1f %.1fZ"/>`, x, y+r*1.15, x+r, y-r*0.75, x-r, y-r*0.75)
+		b.s(`<path d="M`).pt(x, y+r*1.15).s("L").pt(x+r, y-r*0.75).s("L").pt(x-r, y-r*0.75).s(`Z"/>`)
 	case markCross:
-		return fmt.Sprintf(`<path d="M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f" class="x"/>`, x-r, y-r, x+r, y+r, x-r, y+r, x+r, y-r)
+		b.s(`<path d="M`).pt(x-r, y-r).s("L").pt(x+r, y+r).s("M").pt(x-r, y+r).s("L").pt(x+r, y-r).s(`" class="x"/>`)
+	default:
+		b.s(`<circle cx="`).f1(x).s(`" cy="`).f1(y).s(`" r="`).f1(r).s(`"/>`)
 	}
-	return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="%.1f"/>`, x, y, r)
+}
+
+// svgWriter writes a chart's markup and numbers without fmt, which a
+// report's miss would otherwise call for every coordinate of its charts.
+type svgWriter struct{ b *strings.Builder }
+
+func (w svgWriter) s(v string) svgWriter {
+	w.b.WriteString(v)
+	return w
+}
+
+// f1 writes v as fmt's %.1f does.
+func (w svgWriter) f1(v float64) svgWriter { return w.num(v, "%.1f", 'f', 1) }
+
+// g writes v as fmt's %g does.
+func (w svgWriter) g(v float64) svgWriter { return w.num(v, "%g", 'g', -1) }
+
+// pt writes "x y", each as %.1f.
+func (w svgWriter) pt(x, y float64) svgWriter { return w.f1(x).s(" ").f1(y) }
+
+// num writes v as fmt's verb does, which is strconv's format and prec
+// but for infinities and NaN ("Inf", not strconv's "+Inf").
+func (w svgWriter) num(v float64, verb string, format byte, prec int) svgWriter {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		fmt.Fprintf(w.b, verb, v)
+		return w
+	}
+	var a [32]byte
+	w.b.Write(strconv.AppendFloat(a[:0], v, format, prec, 64))
+	return w
 }
 
 // Swatch is a small inline SVG of series s's line and marker, for a legend.

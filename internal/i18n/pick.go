@@ -17,6 +17,9 @@ func Pick(query, cookie, acceptLanguage string) string {
 	if tag, ok := Normalize(cookie); ok {
 		return tag
 	}
+	if acceptLanguage == "" {
+		return English // without parsing: every request of many clients
+	}
 	// ParseAcceptLanguage sorts by q; a malformed header yields what it
 	// could read, which is enough to try.
 	tags, _, _ := language.ParseAcceptLanguage(acceptLanguage)

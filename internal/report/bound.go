@@ -31,18 +31,26 @@ func FormatEfficiency(l *i18n.Localizer, v float64) string {
 	return l.T("bound.percent", map[string]any{"V": l.Dec(v*100, 0)})
 }
 
-// cellEfficiency is a cell's efficiency for the table ("87 %", or Dash)
-// and for the grid ("87 % of bound", or "").
-func cellEfficiency(l *i18n.Localizer, s calculator.RunSetup, c *run.DecodeCell) (table, grid string) {
-	b := s.Cell(c)
-	if !b.OK {
-		return Dash, ""
+// efficiency is a decode cell's efficiency for the table ("87 %", or
+// Dash) and for the grid ("87 % of bound", or "").
+type efficiency struct{ table, grid string }
+
+// efficiencies are the run's cells against their bounds (bounds, in
+// r.Decode's order), worded once for the grid and the table.
+func efficiencies(r *run.Run, l *i18n.Localizer, bounds []calculator.CellBound) map[*run.DecodeCell]efficiency {
+	out := make(map[*run.DecodeCell]efficiency, len(r.Decode))
+	for i, b := range bounds {
+		e := efficiency{table: Dash}
+		if b.OK {
+			e.table = FormatEfficiency(l, b.Efficiency)
+			e.grid = l.T("bound.of_bound", map[string]any{"V": e.table})
+		}
+		out[&r.Decode[i]] = e
 	}
-	pct := FormatEfficiency(l, b.Efficiency)
-	return pct, l.T("bound.of_bound", map[string]any{"V": pct})
+	return out
 }
 
-func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) BoundView {
+func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup, bounds []calculator.CellBound) BoundView {
 	v := BoundView{CalculatorURL: CalculatorPath + "?" + s.Link(r.Model.ID).Query()}
 	for _, m := range s.Missing {
 		name := ""
@@ -63,7 +71,7 @@ func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) BoundView {
 		gpu = l.T("unit.count_x", map[string]any{"V": l.Int(int64(s.Count))}) + gpu
 	}
 	v.Setup = strings.Join([]string{gpu, s.Model.ID, formats, l.T("bound.no_spec", nil)}, l.T("common.dot_sep", nil))
-	v.Median = medianLine(r, l, s)
+	v.Median = medianLine(l, bounds)
 	return v
 }
 
@@ -81,12 +89,12 @@ func flagBadge(l *i18n.Localizer, flags []string) []Badge {
 // decode bound, over 17 cells"), empty when no cell has one: the report's
 // line, for the exports.
 func MedianLine(r *run.Run, l *i18n.Localizer) string {
-	return medianLine(r, l, calculator.ForRun(r))
+	return medianLine(l, calculator.ForRun(r).Cells(r))
 }
 
-// medianLine is MedianLine of a run whose setup s is read already.
-func medianLine(r *run.Run, l *i18n.Localizer, s calculator.RunSetup) string {
-	if m, n := s.MedianEfficiency(r); n > 0 {
+// medianLine is MedianLine of a run whose cells' bounds are read already.
+func medianLine(l *i18n.Localizer, bounds []calculator.CellBound) string {
+	if m, n := calculator.MedianOf(bounds); n > 0 {
 		return l.N("bound.median", n, map[string]any{"V": FormatEfficiency(l, m)})
 	}
 	return ""

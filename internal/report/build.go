@@ -17,6 +17,9 @@ import (
 func Build(r *run.Run, l *i18n.Localizer) *View {
 	reasons := cellReasons(r, l)
 	setup := calculator.ForRun(r)
+	// Each cell's bound is shown in the grid, the table and the median.
+	bounds := setup.Cells(r)
+	effs := efficiencies(r, l, bounds)
 	v := &View{
 		ID:              r.ID,
 		Title:           Title(r, l),
@@ -28,9 +31,9 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		ProvenanceKind:  r.Provenance,
 		LaunchCommand:   r.Engine.LaunchCommand,
 		Prefill:         prefillRows(r, l),
-		Grid:            grid(r, l, reasons, setup),
-		Rows:            rows(r, l, reasons, setup),
-		Bound:           boundView(r, l, setup),
+		Grid:            grid(r, l, reasons, effs),
+		Rows:            rows(r, l, reasons, effs),
+		Bound:           boundView(r, l, setup, bounds),
 		StatusNotes:     statusNotes(r, l),
 		TableNote:       l.T("run.note.medians", nil),
 		SourceURL:       paths.RunFile(r.ID, "/source"),

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -45,7 +44,7 @@ func prefillRows(r *run.Run, l *i18n.Localizer) []PrefillRow {
 // grid lays the decode cells out as rows of contexts and columns of
 // concurrencies. A cell missing from the run (status derivation always
 // fills the grid, so only a hand-built run lacks one) is left blank.
-func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, setup calculator.RunSetup) Grid {
+func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, effs map[*run.DecodeCell]efficiency) Grid {
 	ctxs, concs := Axes(r)
 	g := Grid{Max: maxValidTPS(r)}
 	for _, c := range concs {
@@ -71,7 +70,7 @@ func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, set
 				row.Sent = sentLabel(l, ctx, c.MeasuredContext)
 			}
 			cell := gridCell(l, c, g.Max, reasons[c])
-			_, cell.Efficiency = cellEfficiency(l, setup, c)
+			cell.Efficiency = effs[c].grid
 			row.Cells = append(row.Cells, cell)
 		}
 		g.Rows = append(g.Rows, row)

@@ -1,21 +1,20 @@
 package report
 
 import (
-	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // rows is the All-measurements table: prefill rows first, then every decode
 // cell in grid order, as on the seed page.
-func rows(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, setup calculator.RunSetup) []Row {
+func rows(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, effs map[*run.DecodeCell]efficiency) []Row {
 	out := make([]Row, 0, len(r.Prefill)+len(r.Decode))
 	for i := range r.Prefill {
 		out = append(out, prefillTableRow(l, &r.Prefill[i]))
 	}
 	for i := range r.Decode {
 		row := decodeTableRow(r, l, &r.Decode[i], reasons)
-		row.Efficiency, _ = cellEfficiency(l, setup, &r.Decode[i])
+		row.Efficiency = effs[&r.Decode[i]].table
 		out = append(out, row)
 	}
 	return out

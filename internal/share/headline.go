@@ -61,11 +61,16 @@ func EngineName(r *run.Run) string {
 // lacks are left out. Link previews, the card, the badge and the text
 // exports all state it.
 func Headline(r *run.Run, l *i18n.Localizer) string {
-	parts := []string{report.Title(r, l)}
+	return headlineOf(report.Title(r, l), r, Numbers(r, l), l)
+}
+
+// headlineOf is Headline from r's title and numbers.
+func headlineOf(title string, r *run.Run, numbers []string, l *i18n.Localizer) string {
+	parts := []string{title}
 	if e := EngineName(r); e != "" {
 		parts = append(parts, e)
 	}
-	parts = append(parts, Numbers(r, l)...)
+	parts = append(parts, numbers...)
 	return strings.Join(parts, l.T("common.dot_sep", nil))
 }
 

@@ -23,17 +23,17 @@ func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error 
 func markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
 	var b strings.Builder
 	sep := l.T("common.dot_sep", nil)
-	b.WriteString("### [" + mdEscape(report.Title(r, l)) + "](" + pageURL + ")\n\n")
-	if nums := Numbers(r, l); len(nums) > 0 {
-		b.WriteString("**" + mdEscape(strings.Join(nums, sep)) + "**  \n")
+	b.WriteString("### [" + mdEscape(t.title) + "](" + pageURL + ")\n\n")
+	if len(t.numbers) > 0 {
+		b.WriteString("**" + mdEscape(strings.Join(t.numbers, sep)) + "**  \n")
 	}
-	b.WriteString(mdEscape(EngineLineDisplay(r, l)) + "  \n")
-	if by := Byline(r, l); by != "" {
-		b.WriteString(mdEscape(by) + "  \n")
+	b.WriteString(mdEscape(t.engine) + "  \n")
+	if t.byline != "" {
+		b.WriteString(mdEscape(t.byline) + "  \n")
 	}
-	b.WriteString(mdEscape(report.Summary(r, l)) + "\n\n")
-	if median := report.MedianLine(r, l); median != "" {
-		b.WriteString(mdEscape(median) + "\n\n")
+	b.WriteString(mdEscape(t.summary) + "\n\n")
+	if t.median != "" {
+		b.WriteString(mdEscape(t.median) + "\n\n")
 	}
 	b.WriteString("**" + mdEscape(l.T("run.section.decode", nil)) + "** " +
 		mdEscape(l.T("share.decode_sub", nil)) + "\n\n")

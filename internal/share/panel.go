@@ -41,7 +41,7 @@ func NewPanelOf(v *report.View, r *run.Run, l *i18n.Localizer, origin string) *P
 	var md, bb bytes.Buffer
 	// The three exports share their tables, each the report's grid once
 	// more; rendering into a buffer cannot fail.
-	t := newTablesOf(&v.Grid, r, l)
+	t := newTablesOf(v, r, l)
 	_ = markdown(&md, r, l, permalink, t)
 	_ = bbcode(&bb, r, l, permalink, t)
 	txt := plainText(r, l, permalink, true, t)

@@ -32,21 +32,38 @@ func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
 	return report.StatusLabel(l, c.Status)
 }
 
-// tables are the decode and prefill tables of one run in one language,
-// made once for every export that shows them.
-type tables struct{ decode, prefill table }
-
-func newTables(r *run.Run, l *i18n.Localizer) *tables {
-	return newTablesOf(&report.Build(r, l).Grid, r, l)
+// tables are what every export of one run in one language shows, worded
+// once for all of them on a report's miss: the decode and prefill tables,
+// the lines above them, and the tables as aligned text.
+type tables struct {
+	decode, prefill table
+	// title, numbers and the rest are report.Title, Numbers,
+	// EngineLineDisplay, Byline, report.Summary and report.MedianLine.
+	title, engine, byline, summary, median string
+	numbers                                []string
+	grids                                  string // the tables as text (text.go)
 }
 
-// newTablesOf is newTables with the report's grid built already.
-func newTablesOf(g *report.Grid, r *run.Run, l *i18n.Localizer) *tables {
-	t := &tables{decode: decodeTable(g, r, l)}
+func newTables(r *run.Run, l *i18n.Localizer) *tables {
+	return newTablesOf(report.Build(r, l), r, l)
+}
+
+// newTablesOf is newTables with the report built already: its title,
+// summary and median line (the bound's, which is MedianLine's) are the
+// exports' own.
+func newTablesOf(v *report.View, r *run.Run, l *i18n.Localizer) *tables {
+	t := &tables{decode: decodeTable(&v.Grid, r, l), title: v.Title, numbers: Numbers(r, l),
+		engine: EngineLineDisplay(r, l), byline: Byline(r, l), summary: v.Summary, median: v.Bound.Median}
 	if len(r.Prefill) > 0 {
 		t.prefill = prefillTable(r, l)
 	}
+	t.grids = grids(r, l, t)
 	return t
+}
+
+// headline is Headline from the parts made already.
+func (t *tables) headline(r *run.Run, l *i18n.Localizer) string {
+	return headlineOf(t.title, r, t.numbers, l)
 }
 
 // decodeTable is the decode grid: a row per context, a column per

@@ -7,7 +7,6 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
-	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -23,16 +22,16 @@ func Text(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
 // plainText is Text's body; withURL adds the address at the end.
 func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool, t *tables) string {
 	var b strings.Builder
-	b.WriteString(Headline(r, l) + "\n")
-	b.WriteString(EngineLineDisplay(r, l) + "\n")
-	if by := Byline(r, l); by != "" {
-		b.WriteString(by + "\n")
+	b.WriteString(t.headline(r, l) + "\n")
+	b.WriteString(t.engine + "\n")
+	if t.byline != "" {
+		b.WriteString(t.byline + "\n")
 	}
-	b.WriteString(report.Summary(r, l) + "\n\n")
-	if median := report.MedianLine(r, l); median != "" {
-		b.WriteString(median + "\n\n")
+	b.WriteString(t.summary + "\n\n")
+	if t.median != "" {
+		b.WriteString(t.median + "\n\n")
 	}
-	b.WriteString(grids(r, l, t))
+	b.WriteString(t.grids)
 	if withURL {
 		b.WriteString(pageURL + "\n")
 	}
@@ -104,16 +103,16 @@ func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
 // bbcode is BBCode with the tables made already.
 func bbcode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
 	var b strings.Builder
-	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(Headline(r, l)) + "[/url][/b]\n")
-	b.WriteString(bbEscape(EngineLineDisplay(r, l)) + "\n")
-	if by := Byline(r, l); by != "" {
-		b.WriteString(bbEscape(by) + "\n")
+	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(t.headline(r, l)) + "[/url][/b]\n")
+	b.WriteString(bbEscape(t.engine) + "\n")
+	if t.byline != "" {
+		b.WriteString(bbEscape(t.byline) + "\n")
 	}
-	b.WriteString(bbEscape(report.Summary(r, l)) + "\n\n")
-	if median := report.MedianLine(r, l); median != "" {
-		b.WriteString(bbEscape(median) + "\n\n")
+	b.WriteString(bbEscape(t.summary) + "\n\n")
+	if t.median != "" {
+		b.WriteString(bbEscape(t.median) + "\n\n")
 	}
-	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(grids(r, l, t), "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
+	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(t.grids, "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
 	b.WriteString("[url=" + pageURL + "]" + bbEscape(l.T("share.full_report", nil)) + "[/url]\n")
 	_, err := io.WriteString(w, b.String())
 	return err

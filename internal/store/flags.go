@@ -25,13 +25,20 @@ WHERE r.id = f.id`, ids, above, versions)
 	return err
 }
 
-// selectFlagsSQL reads a run's stored flags (scanFlags), in GetRun's batch.
-const selectFlagsSQL = `SELECT above_bound, bound_version FROM runs WHERE id = $1`
+// selectFlagsSQL reads a run's stored flags and the organisation it was
+// uploaded for (empty when none), in GetRun's batch (scanFlags): one
+// statement for both, kept apart from selectRunSQL so the backup's reading
+// of runs rows stays as it is.
+const selectFlagsSQL = `
+SELECT r.above_bound, r.bound_version, coalesce(o.slug, ''), coalesce(o.name, '')
+FROM runs r LEFT JOIN orgs o ON o.id = r.org_id
+WHERE r.id = $1`
 
-// scanFlags reads the stored flags of a run from selectFlagsSQL's row.
+// scanFlags reads the stored flags and the organisation of a run from
+// selectFlagsSQL's row.
 func scanFlags(row pgx.Row, r *run.Run) error {
 	var above bool
-	err := row.Scan(&above, &r.BoundVersion)
+	err := row.Scan(&above, &r.BoundVersion, &r.Org.Slug, &r.Org.Name)
 	if above {
 		r.Flags = []string{run.FlagAboveBound}
 	}

@@ -14,40 +14,40 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the five queries (readTx), so a run changed
-	// meanwhile is never read half old, half new; on a replica that does
-	// not have the run yet, the primary is asked. The five go in one round
-	// trip (a page miss waits for each).
-	err = s.readTx(ctx, func(tx pgx.Tx) (err error) {
-		b := &pgx.Batch{}
-		b.Queue(selectRunSQL, id)
-		b.Queue(selectDecodeSQL, id)
-		b.Queue(selectPrefillSQL, id)
-		b.Queue(selectFlagsSQL, id)
-		b.Queue(selectRunOrgSQL, id)
-		br := tx.SendBatch(ctx, b)
-		defer func() {
-			if cerr := br.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		if r, err = scanRun(br.QueryRow()); err != nil {
-			return notFound(err)
-		}
-		rows, _ := br.Query()
-		if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
-			return err
-		}
-		rows, _ = br.Query()
-		if r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow); err != nil {
-			return err
-		}
-		if err := scanFlags(br.QueryRow(), r); err != nil {
-			return err
-		}
-		return br.QueryRow().Scan(&r.Org.Slug, &r.Org.Name)
+	// One snapshot for the four queries, so a run changed meanwhile is
+	// never read half old, half new, in one round trip (readBatch); on a
+	// replica that does not have the run yet, the primary is asked.
+	err = s.readBatch(ctx, func(b *pgx.Batch) { queueRun(b, id) }, func(br pgx.BatchResults) (err error) {
+		r, err = readRun(br)
+		return err
 	})
+	return r, err
+}
+
+// queueRun queues the four queries of a run's load (readRun reads them).
+func queueRun(b *pgx.Batch, id string) {
+	b.Queue(selectRunSQL, id)
+	b.Queue(selectDecodeSQL, id)
+	b.Queue(selectPrefillSQL, id)
+	b.Queue(selectFlagsSQL, id)
+}
+
+// readRun reads the results of queueRun's queries: ErrNotFound when the
+// run is not there (or hidden).
+func readRun(br pgx.BatchResults) (*run.Run, error) {
+	r, err := scanRun(br.QueryRow())
 	if err != nil {
+		return nil, notFound(err)
+	}
+	rows, _ := br.Query()
+	if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
+		return nil, err
+	}
+	rows, _ = br.Query()
+	if r.Prefill, err = pgx.CollectRows(rows, scanPrefillRow); err != nil {
+		return nil, err
+	}
+	if err := scanFlags(br.QueryRow(), r); err != nil {
 		return nil, err
 	}
 	if len(r.Decode) == 0 {

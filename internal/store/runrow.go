@@ -115,11 +115,3 @@ func scanRun(row pgx.Row) (*run.Run, error) {
 	r.UploadedAt = r.UploadedAt.UTC()
 	return r, nil
 }
-
-// selectRunOrgSQL is the organisation a run was uploaded for (empty when
-// none), kept apart from selectRunSQL so the backup's reading of runs rows
-// stays as it is.
-const selectRunOrgSQL = `
-SELECT coalesce(o.slug, ''), coalesce(o.name, '')
-FROM runs r LEFT JOIN orgs o ON o.id = r.org_id
-WHERE r.id = $1`

@@ -1,0 +1,87 @@
+package web
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// hits answers a fresh hit of the page cache before the router's
+// middleware chain, and sends every other request to mux as it is. A hit
+// needs none of what the chain makes per request (a wrapped writer for the
+// metrics and another for the access log, the route context, the
+// request's localizer in a new context and a copy of the request for
+// each), only what the chain would say: the same headers (security, the
+// language and what chose it, the page's own), the same metrics labels and
+// access log line, and the same ETag, 304 and Vary. A request the chain
+// might answer otherwise is never taken: a HEAD, an escaped path, a
+// ?lang= that sets the language cookie, a later list page, a miss, a
+// stale copy. Sessions play no part in a cached page (cachepolicy.go), so
+// a signed-in reader's hit is anyone's, as in the chain.
+//
+// The handler is still the router's route table (chi.Routes), for what
+// walks it.
+func (s *Server) hits(mux *chi.Mux) http.Handler {
+	security := securitySet(s.baseURL)
+	return hitFirst{Mux: mux, serve: middleware.Recoverer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.serveHit(w, r, mux, security) {
+			mux.ServeHTTP(w, r)
+		}
+	}))}
+}
+
+// hitFirst is the router with hits answered first (hits).
+type hitFirst struct {
+	*chi.Mux
+	serve http.Handler
+}
+
+func (h hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
+
+// routeContexts are the route contexts hits looks routes up with.
+var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
+
+// serveHit answers r when it is a fresh hit of a cached route, and
+// reports whether it did; when it did not, nothing is written.
+func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, security headerSet) bool {
+	start := time.Now()
+	if r.Method != http.MethodGet || r.URL.RawPath != "" || !cacheable(r) {
+		return false
+	}
+	rctx := routeContexts.Get().(*chi.Context)
+	defer func() {
+		rctx.Reset()
+		routeContexts.Put(rctx)
+	}()
+	path := r.URL.Path
+	if path == "" {
+		path = "/"
+	}
+	pattern := mux.Find(rctx, http.MethodGet, path)
+	scope, ok := cachedRoutes[pattern]
+	if !ok {
+		return false
+	}
+	tag, cookie := pickLanguage(r)
+	if _, sets := remember(r, cookie); sets {
+		return false
+	}
+	var kb [256]byte
+	key := s.appendPageKey(kb[:0], r, tag)
+	st := s.gens.stampOf(scope, rctx.URLParam("id"), r)
+	p, ok := s.pages.getBytes(key)
+	if !ok || p.stamp != st {
+		return false
+	}
+	s.metrics.cache("hit")
+	h := w.Header()
+	security.apply(h)
+	languageHeaders(h, tag)
+	status, n, _ := s.writePage(w, r, p)
+	s.logRequest(r, status, n, start)
+	s.metrics.observe(pattern, r.Method, status, start)
+	return true
+}
