@@ -1,14 +1,12 @@
 package store_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -18,16 +16,7 @@ import (
 // rows by key: a plan that reads a whole table, harmless while it is
 // empty, makes every upload slower as the site grows.
 func TestOneRunIndexPlansProbeKeys(t *testing.T) {
-	_, dbURL := dbtest.New(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn := planConn(t, `SET plan_cache_mode = force_generic_plan`)
 	n := 0
 	for sql, params := range store.IndexSQL(true) {
 		n++

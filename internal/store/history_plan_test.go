@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -38,16 +37,7 @@ func explainAll(t *testing.T, conn *pgx.Conn, prefix string, sqls, params []stri
 // kept tables through the index made for it, and no run or cell: their
 // cost must not grow with the setup's runs.
 func TestHistoryReadsProbeTheirTables(t *testing.T) {
-	_, dbURL := dbtest.New(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
-		t.Fatal(err)
-	}
+	_, conn := planConn(t, `SET enable_seqscan = off`)
 	var sqls, params []string
 	for _, q := range store.HistoryReadSQL {
 		sqls, params = append(sqls, q.SQL), append(params, q.Params)
@@ -71,16 +61,7 @@ func TestHistoryReadsProbeTheirTables(t *testing.T) {
 // plan), and wants none to read a whole table: harmless while it is
 // empty, such a plan makes every upload slower as the site grows.
 func TestHistoryWritesProbeKeys(t *testing.T) {
-	_, dbURL := dbtest.New(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		t.Fatal(err)
-	}
+	_, conn := planConn(t, `SET plan_cache_mode = force_generic_plan`)
 	var params []string
 	for i := range store.HistoryWriteSQL {
 		params = append(params, store.HistoryWriteParams(i))

@@ -17,16 +17,7 @@ import (
 // priced out, as a large table prices them, and wants each to go through
 // the index made for it rather than an index of every run.
 func TestScaleIndexesServeTheirReads(t *testing.T) {
-	_, dbURL := dbtest.New(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn := planConn(t, `SET enable_seqscan = off`)
 	for i, q := range store.ScaleSQL {
 		name := fmt.Sprintf("scale_%d", i)
 		if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+q.SQL); err != nil {
@@ -41,4 +32,21 @@ func TestScaleIndexesServeTheirReads(t *testing.T) {
 			t.Errorf("the plan does not read %s:\n%s\nof\n%s", q.Index, plan, q.SQL)
 		}
 	}
+}
+
+// planConn connects to a fresh database for a plan test and applies set
+// (a SET statement that makes the planner show what it would do at scale).
+func planConn(t *testing.T, set string) (context.Context, *pgx.Conn) {
+	t.Helper()
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	if _, err := conn.Exec(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn
 }
