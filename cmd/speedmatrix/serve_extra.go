@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime/debug"
 	"time"
@@ -46,7 +47,10 @@ func listenForChanges(ctx context.Context, db *database, m *web.Metrics) (stop f
 }
 
 // serveMetrics serves /metrics on addr, a listener of its own, when addr
-// is set; the returned function stops it.
+// is set, and Go's profiler under /debug/pprof/ beside it: the operator's
+// listener is where a profile of the live server is taken (a CPU profile
+// under load shows what a page costs), never the site's. The returned
+// function stops it.
 func serveMetrics(addr string, m *web.Metrics, out io.Writer) (stop func(), err error) {
 	if addr == "" {
 		return func() {}, nil
@@ -57,6 +61,11 @@ func serveMetrics(addr string, m *web.Metrics, out io.Writer) (stop func(), err 
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index) // heap, goroutine, allocs, … by name
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	fmt.Fprintf(out, "speedmatrix: metrics on http://%s/metrics\n", ln.Addr())
