@@ -131,15 +131,14 @@ FROM (VALUES %s) AS p (context, concurrency)
 CROSS JOIN LATERAL (SELECT * FROM best_cells b0
     WHERE b0.` + col + ` = $1 AND b0.context = p.context AND b0.concurrency = p.concurrency
         AND b0.metric = $2 AND b0.status = 'valid'
-    ORDER BY b0.sort_value, b0.uploaded_at, b0.run_id LIMIT 1) AS b
-JOIN runs r ON r.id = b.run_id`
+    ORDER BY b0.sort_value, b0.uploaded_at, b0.run_id LIMIT 1) AS b` + leaderJoins
 	} else if kind == KindSubmitter {
 		// A submitter's runs do not form groups: rank their own cells.
 		sql = `SELECT DISTINCT ON (b.context, b.concurrency) b.context, b.concurrency, ` + leaderColumns + `
-FROM ` + fixLiveColumns(`(`+bestCellsSelect+` AND r.submitter_slug = $1 AND m.metric = $2 AND c.status = 'valid') AS x`) + `
-JOIN runs r ON r.id = b.run_id
+FROM ` + fixLiveColumns(`(`+bestCellsSelect+` AND r.submitter_slug = $1 AND m.metric = $2 AND c.status = 'valid') AS x`) +
+			leaderJoins + `
 WHERE (b.context, b.concurrency) IN (%s)
-ORDER BY b.context, b.concurrency, b.sort_value, b.uploaded_at, b.run_id`
+ORDER BY b.context, b.concurrency, ` + leaderOrder
 	} else {
 		return nil, fmt.Errorf("no bests by %s", kind)
 	}
