@@ -16,7 +16,7 @@ type browseStore interface {
 	Leaderboard(ctx context.Context, q store.LeaderQuery) ([]store.LeaderRow, error)
 	IdentityName(ctx context.Context, kind, slug string) (string, error)
 	IdentityNames(ctx context.Context, kind string, slugs []string) (map[string]string, error)
-	Identities(ctx context.Context, kind string, limit int) ([]catalog.Identity, error)
+	IdentityLists(ctx context.Context, kinds []string, limit int) (map[string][]catalog.Identity, error)
 	SeenWith(ctx context.Context, kind, slug string, kinds []string) ([]store.Found, error)
 	EngineVersions(ctx context.Context, engine string) ([]store.VersionRuns, error)
 	BestAt(ctx context.Context, kind, slug string, points []store.GridPoint) (map[store.GridPoint]store.LeaderRow, error)
@@ -47,13 +47,5 @@ const maxChoices = 500
 // filterChoices loads what the filter forms offer: every identity of each
 // kind they list.
 func (s *Server) filterChoices(ctx context.Context) (browse.Choices, error) {
-	choices := browse.Choices{}
-	for _, kind := range browse.ChoiceKinds() {
-		ids, err := s.store.Identities(ctx, kind, maxChoices)
-		if err != nil {
-			return nil, err
-		}
-		choices[kind] = ids
-	}
-	return choices, nil
+	return s.store.IdentityLists(ctx, browse.ChoiceKinds(), maxChoices)
 }

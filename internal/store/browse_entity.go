@@ -28,11 +28,32 @@ func (s *Store) IdentityName(ctx context.Context, kind, slug string) (name strin
 	return name, notFound(err)
 }
 
-// Identities lists the identities of a kind by name, for filter choices.
-func (s *Store) Identities(ctx context.Context, kind string, limit int) (_ []catalog.Identity, err error) {
-	defer wrap(&err, "Identities(%s)", kind)
-	rows, _ := s.public().Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 ORDER BY lower(name), slug LIMIT $2`, kind, limit)
-	return pgx.CollectRows(rows, scanIdentity)
+// identitiesSQL lists one kind's identities by name, for filter choices.
+const identitiesSQL = `SELECT slug, name FROM identities WHERE kind = $1 ORDER BY lower(name), slug LIMIT $2`
+
+// IdentityLists lists, by kind, the identities of each of kinds by name
+// (at most limit each), for filter choices, in one round trip: a page's
+// filter form lists several kinds, and asking for each in turn waited for
+// the database once per kind.
+func (s *Store) IdentityLists(ctx context.Context, kinds []string, limit int) (_ map[string][]catalog.Identity, err error) {
+	defer wrap(&err, "IdentityLists(%v)", kinds)
+	out := make(map[string][]catalog.Identity, len(kinds))
+	err = s.readBatch(ctx, func(b *pgx.Batch) {
+		for _, kind := range kinds {
+			b.Queue(identitiesSQL, kind, limit)
+		}
+	}, func(br pgx.BatchResults) error {
+		for _, kind := range kinds {
+			rows, _ := br.Query()
+			list, err := pgx.CollectRows(rows, scanIdentity)
+			if err != nil {
+				return fmt.Errorf("%s: %w", kind, err)
+			}
+			out[kind] = list
+		}
+		return nil
+	})
+	return out, err
 }
 
 func scanIdentity(row pgx.CollectableRow) (catalog.Identity, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,6 +86,21 @@ func TestLeaderboard(t *testing.T) {
 	q.Filter = store.RunFilter{EngineVersion: "nope"}
 	if got := leaderIDs(t, s, q); len(got) != 0 {
 		t.Errorf("unknown engine version = %v, want none", got)
+	}
+	// The limit takes the best rows, and each row names its identities.
+	q = store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Limit: 2}
+	if got, want := leaderIDs(t, s, q), []string{b1, a2}; !slices.Equal(got, want) {
+		t.Errorf("limit 2 = %v, want %v", got, want)
+	}
+	rows, err := s.Leaderboard(context.Background(), q)
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("Leaderboard: %v, %v", rows, err)
+	}
+	for _, r := range rows {
+		if r.ModelName != m || r.HardwareName == "" || r.HardwareName == r.HardwareSlug || r.EngineName == "" || r.Quantization == "" {
+			t.Errorf("row %s names: model %q, hardware %q (%s), engine %q, quantization %q",
+				r.RunID, r.ModelName, r.HardwareName, r.HardwareSlug, r.EngineName, r.Quantization)
+		}
 	}
 	// Another grid point has nothing.
 	if got := leaderIDs(t, s, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 8}); len(got) != 0 {
@@ -232,5 +248,31 @@ func TestPaginationWhileInserting(t *testing.T) {
 	}
 	if _, err := store.DecodeCursor("not a cursor!"); err == nil {
 		t.Error("DecodeCursor accepted garbage")
+	}
+}
+
+// TestIdentityLists: each kind's identities by name, at most the limit,
+// in one call; a kind with none is empty.
+func TestIdentityLists(t *testing.T) {
+	s, _ := dbtest.New(t)
+	for i, gpu := range []string{"RTX 4090", "RTX 3090", "H100 PCIe"} {
+		mustInsertRun(t, s, cellRun("Qwen/Qwen3-8B", gpu, "vllm", run.Valid, 100, 50, i), fmt.Sprint("i", i))
+	}
+	lists, err := s.IdentityLists(context.Background(), []string{store.KindHardware, store.KindEngine, "nothing"}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hw []string
+	for _, id := range lists[store.KindHardware] {
+		hw = append(hw, id.Name)
+	}
+	if len(hw) != 2 || !slices.IsSorted(hw) || !strings.HasPrefix(hw[0], "H100 PCIe") {
+		t.Errorf("hardware = %q, want the first two of three by name, H100 first", hw)
+	}
+	if e := lists[store.KindEngine]; len(e) != 1 || e[0].Slug != "vllm" {
+		t.Errorf("engines = %+v, want vllm", e)
+	}
+	if n, ok := lists["nothing"]; !ok || len(n) != 0 {
+		t.Errorf("unknown kind = %+v (present %v), want an empty list", n, ok)
 	}
 }

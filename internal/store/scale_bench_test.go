@@ -49,13 +49,9 @@ type scalePage struct {
 
 // filterForm is what every filtered page reads for its choices.
 func filterForm(ctx context.Context, s *store.Store) error {
-	for _, kind := range []string{store.KindModelBase, store.KindModel, store.KindHardware, store.KindEngine,
-		store.KindQuantization, store.KindSubmitter} {
-		if _, err := s.Identities(ctx, kind, scaleChoices); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := s.IdentityLists(ctx, []string{store.KindModelBase, store.KindModel, store.KindHardware, store.KindEngine,
+		store.KindQuantization, store.KindSubmitter}, scaleChoices)
+	return err
 }
 
 // entity is an entity page: name, newest runs, bests, links across.
