@@ -184,9 +184,7 @@ ORDER BY b.context, b.concurrency, ` + leaderOrder
 // scanLeaderAt scans a grid point and a LeaderRow in leaderColumns order.
 func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
 	var l LeaderRow
-	err := rows.Scan(&p.Context, &p.Concurrency, &l.RunID, &l.Value, &l.UploadedAt, &l.Demo,
-		&l.ModelSlug, &l.ModelName, &l.HardwareSlug, &l.HardwareName, &l.EngineSlug, &l.EngineName,
-		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug, &l.AboveBound)
+	err := rows.Scan(append([]any{&p.Context, &p.Concurrency}, l.dest()...)...)
 	l.UploadedAt = l.UploadedAt.UTC()
 	return l, err
 }
