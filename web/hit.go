@@ -27,6 +27,9 @@ import (
 func (s *Server) hits(mux *chi.Mux) http.Handler {
 	security := securitySet(s.baseURL)
 	return hitFirst{Mux: mux, serve: middleware.Recoverer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Before anything reads the query: pages are built from, and
+		// cached under, the query without its tracking parameters.
+		r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
 		if !s.serveHit(w, r, mux, security) {
 			mux.ServeHTTP(w, r)
 		}
