@@ -21,6 +21,7 @@ type orgStore interface {
 	MemberOrg(ctx context.Context, accountID int64, slug string) (*store.Membership, error)
 	OrgNamed(ctx context.Context, slug string) (run.Org, error)
 	InviteMember(ctx context.Context, actorID int64, slug, handle string) error
+	WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) error
 	AnswerInvite(ctx context.Context, accountID int64, slug string, accept bool) error
 	RemoveMember(ctx context.Context, actorID int64, slug, handle string) error
 	MakeOwner(ctx context.Context, actorID int64, slug, handle string) error

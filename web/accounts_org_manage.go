@@ -23,8 +23,9 @@ func (s *Server) orgManagePage(w http.ResponseWriter, r *http.Request) error {
 }
 
 // orgAction is POST /account/orgs/{slug}/{action}: an invitee accepts or
-// declines; a member leaves; an owner invites, removes or makes an owner
-// (the member named by the form's handle). Refusals the reader can mend
+// declines; a member leaves; an owner invites, withdraws an invitation,
+// removes or makes an owner (the member or invitee named by the form's
+// handle). Refusals the reader can mend
 // come back on the page; the rules themselves live in the store.
 func (s *Server) orgAction(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.requireAccount(w, r)
@@ -61,6 +62,8 @@ func (s *Server) orgAction(w http.ResponseWriter, r *http.Request) error {
 	case "invite":
 		words["Handle"] = strings.TrimPrefix(strings.TrimSpace(r.PostForm.Get("invite_handle")), "@")
 		err = s.store.InviteMember(ctx, a.ID, org.Slug, words["Handle"].(string))
+	case "withdraw":
+		err = s.store.WithdrawInvite(ctx, a.ID, org.Slug, handle)
 	case "remove":
 		err = s.store.RemoveMember(ctx, a.ID, org.Slug, handle)
 	case "owner":
@@ -83,7 +86,7 @@ func (s *Server) orgAction(w http.ResponseWriter, r *http.Request) error {
 }
 
 // orgDone are the notices of the owners' actions done.
-var orgDone = map[string]string{"invite": "acct.org.invited", "remove": "acct.org.removed", "owner": "acct.org.made_owner",
+var orgDone = map[string]string{"invite": "acct.org.invited", "withdraw": "acct.org.withdrawn", "remove": "acct.org.removed", "owner": "acct.org.made_owner",
 	"accept": "acct.orgs.accepted", "decline": "acct.orgs.declined"}
 
 // orgRefusal is the status and message of a refused membership change the
@@ -99,6 +102,8 @@ func orgRefusal(err error) (int, string) {
 		return http.StatusUnprocessableEntity, "acct.org.error.no_account"
 	case errors.Is(err, store.ErrNotMember):
 		return http.StatusUnprocessableEntity, "acct.org.error.not_member"
+	case errors.Is(err, store.ErrNotInvited):
+		return http.StatusUnprocessableEntity, "acct.org.error.not_invited"
 	}
 	return 0, ""
 }

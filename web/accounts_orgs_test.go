@@ -104,6 +104,21 @@ func TestOrgForms(t *testing.T) {
 	wantCode(t, "carol declines", code(carol.post("/account/orgs/acme/decline", url.Values{})), 200)
 	wantCode(t, "carol's management page after declining", code(carol.get("/account/orgs/acme")), 404)
 	wantCode(t, "carol accepts the declined invitation", code(carol.post("/account/orgs/acme/accept", url.Values{})), 404)
+	// Withdrawn by an owner, an invitation is gone before it is answered.
+	wantCode(t, "bob invites carol again", code(bob.post("/account/orgs/acme/invite", url.Values{"invite_handle": {"carol"}})), 200)
+	if _, page := bob.get("/account/orgs/acme?lang=en"); !strings.Contains(page, `data-action="withdraw"`) ||
+		!strings.Contains(page, `aria-label="Withdraw the invitation of @carol"`) {
+		t.Error("the owner's page offers no way to withdraw carol's invitation")
+	}
+	resp, page = bob.post("/account/orgs/acme/withdraw?lang=en", url.Values{"handle": {"carol"}})
+	if resp.StatusCode != 200 || strings.Contains(page, `data-invited="carol"`) || !strings.Contains(page, "The invitation of @carol is withdrawn.") {
+		t.Errorf("withdrawing carol's invitation = %d, or she is still pending, or no notice", resp.StatusCode)
+	}
+	resp, page = bob.post("/account/orgs/acme/withdraw?lang=en", url.Values{"handle": {"carol"}})
+	if resp.StatusCode != 422 || !strings.Contains(page, "@carol has no invitation pending.") {
+		t.Errorf("withdrawing it again = %d, want 422 saying why", resp.StatusCode)
+	}
+	wantCode(t, "carol accepts the withdrawn invitation", code(carol.post("/account/orgs/acme/accept", url.Values{})), 404)
 }
 
 // code is an answer's status alone.
@@ -203,6 +218,7 @@ func TestOrgFormsCrossOrigin(t *testing.T) {
 		{alice, "/account/orgs/acme/invite", url.Values{"invite_handle": {"carol"}}},
 		{alice, "/account/orgs/acme/owner", url.Values{"handle": {"bob"}}},
 		{alice, "/account/orgs/acme/remove", url.Values{"handle": {"bob"}}},
+		{alice, "/account/orgs/acme/withdraw", url.Values{"handle": {"bob"}}},
 		{alice, "/account/orgs/acme/leave", url.Values{}},
 		{alice, "/account/tokens", url.Values{"org": {"acme"}}},
 		{bob, "/account/orgs/acme/accept", url.Values{}},
@@ -216,7 +232,7 @@ func TestOrgFormsCrossOrigin(t *testing.T) {
 		t.Error("a cross-site post created an organisation")
 	}
 	if _, page := bob.get("/account/orgs"); !strings.Contains(page, `data-invite="acme"`) {
-		t.Error("a cross-site post answered bob's invitation")
+		t.Error("a cross-site post answered or withdrew bob's invitation")
 	}
 	if _, page := alice.get("/account/tokens"); strings.Contains(page, "data-token=") {
 		t.Error("a cross-site post made a token")

@@ -20,6 +20,9 @@ var (
 	// ErrLastOwner is returned when a change would leave an organisation
 	// without an owner.
 	ErrLastOwner = errors.New("the organisation's last owner")
+	// ErrNotInvited is returned when an owner withdraws an invitation
+	// that is not pending (never made, answered or withdrawn already).
+	ErrNotInvited = errors.New("no invitation pending")
 )
 
 // Roles of a member.

@@ -67,6 +67,31 @@ ON CONFLICT DO NOTHING`, orgID, id, actorID)
 	})
 }
 
+// WithdrawInvite takes back the invitation of the account handle into the
+// organisation slug, on behalf of the owner actorID, before it is
+// answered. No invitation pending for handle is ErrNotInvited; an unknown
+// handle ErrNotFound; an actor who is no owner ErrNotOrgOwner (or
+// ErrNotMember).
+func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) (err error) {
+	defer wrap(&err, "WithdrawInvite(%d, %q, %q)", actorID, slug, handle)
+	// Nothing public changes: an invitation was never a membership.
+	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		orgID, err := ownerAct(ctx, tx, slug, actorID)
+		if err != nil {
+			return err
+		}
+		id, err := submitterID(ctx, tx, handle)
+		if err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM org_invites WHERE org_id = $1 AND submitter_id = $2`, orgID, id)
+		if err == nil && tag.RowsAffected() == 0 {
+			return ErrNotInvited
+		}
+		return err
+	})
+}
+
 // AnswerInvite accepts (the account becomes a member) or declines (the
 // invitation is gone, and nothing else changes) the account's invitation
 // into the organisation slug. No such invitation is ErrNotFound.

@@ -94,6 +94,17 @@ func TestOrgMembership(t *testing.T) {
 	}
 	wantErr(t, "an invitee acting as a member", s.RemoveMember(ctx, id["bob"], "acme", "bob"), store.ErrNotMember)
 
+	// Withdrawn by an owner, an invitation is gone before it is answered.
+	wantErr(t, "invite carol", s.InviteMember(ctx, id["alice"], "acme", "carol"), nil)
+	wantErr(t, "the invitee withdraws", s.WithdrawInvite(ctx, id["carol"], "acme", "carol"), store.ErrNotMember)
+	wantErr(t, "withdraw an unknown handle", s.WithdrawInvite(ctx, id["alice"], "acme", "nobody"), store.ErrNotFound)
+	wantErr(t, "withdraw carol's", s.WithdrawInvite(ctx, id["alice"], "acme", "Carol"), nil)
+	wantErr(t, "withdraw carol's again", s.WithdrawInvite(ctx, id["alice"], "acme", "carol"), store.ErrNotInvited)
+	wantErr(t, "carol accepts the withdrawn", s.AnswerInvite(ctx, id["carol"], "acme", true), store.ErrNotFound)
+	if o, _ := s.GetOrg(ctx, "acme"); !slices.Equal(o.Invited, []string{"bob"}) || o.Role("carol") != "" {
+		t.Errorf("after withdrawing carol's: invited %v, carol's role %q", o.Invited, o.Role("carol"))
+	}
+
 	// Declined, an invitation is gone and was never a membership.
 	wantErr(t, "bob declines", s.AnswerInvite(ctx, id["bob"], "acme", false), nil)
 	wantErr(t, "bob answers again", s.AnswerInvite(ctx, id["bob"], "acme", true), store.ErrNotFound)
