@@ -43,11 +43,11 @@ func TestClaimedNameInExports(t *testing.T) {
 		}
 		exportSays(t, s, "/runs/"+verified+ext+"?lang=en", want, "claimed")
 	}
-	if _, csv := s.get(t, "/runs/"+verified+".csv?lang=en"); !strings.Contains(csv, ",Sandberg,true\r\n") {
-		t.Errorf("the verified run's CSV rows do not end in Sandberg,true:\n%.400s", csv)
+	if _, csv := s.get(t, "/runs/"+verified+".csv?lang=en"); !strings.Contains(csv, ",Sandberg,true,,\r\n") {
+		t.Errorf("the verified run's CSV rows do not end in Sandberg,true and no organisation:\n%.400s", csv)
 	}
-	if _, csv := s.get(t, "/runs/"+claimed+".csv?lang=en"); !strings.Contains(csv, `,"“mallory” (claimed, not verified)",false`+"\r\n") {
-		t.Errorf("the claimed run's CSV rows do not end in the claimed name, false:\n%.400s", csv)
+	if _, csv := s.get(t, "/runs/"+claimed+".csv?lang=en"); !strings.Contains(csv, `,"“mallory” (claimed, not verified)",false,,`+"\r\n") {
+		t.Errorf("the claimed run's CSV rows do not end in the claimed name, false and no organisation:\n%.400s", csv)
 	}
 	if _, page := s.get(t, "/runs/"+verified+"/embed?lang=en"); !strings.Contains(page, `data-verified="true"`) {
 		t.Error("the verified run's embed lacks the verified mark")

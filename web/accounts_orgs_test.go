@@ -169,6 +169,9 @@ func TestOrgUploads(t *testing.T) {
 	if _, md := s.get(t, "/runs/"+id+".md?lang=en"); !strings.Contains(md, "by @alice for Acme Labs · verified submitter") {
 		t.Errorf("the Markdown export lacks the byline with the org:\n%.600s", md)
 	}
+	if _, csv := s.get(t, "/runs/"+id+".csv?lang=en"); !strings.Contains(csv, ",alice,true,acme,Acme Labs\r\n") {
+		t.Errorf("the CSV rows do not end in the organisation's slug and name:\n%.400s", csv)
+	}
 	if _, list := s.get(t, "/api/v1/runs"); !strings.Contains(list, `"slug": "acme"`) || !strings.Contains(list, `"name": "Acme Labs"`) {
 		t.Error("the run list's submitter lacks the org")
 	}

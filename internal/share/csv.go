@@ -16,10 +16,12 @@ import (
 // spreadsheet or a script refers to them), so they are not translated; the
 // reason and submitter columns are in the reader's language. Every row
 // repeats who uploaded the run (report.Submitter: a claimed name says so)
-// and whether that name is verified, so a row pasted elsewhere keeps it.
+// and whether that name is verified, and the organisation it was uploaded
+// for (empty for none), so a row pasted elsewhere keeps them.
 var CSVHeader = []string{"phase", "context", "measured_context", "concurrency", "status", "reason",
 	"prompt_tps", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active",
-	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency", "submitter", "submitter_verified"}
+	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency", "submitter", "submitter_verified",
+	"org_slug", "org_name"}
 
 // CSV writes every measurement of r as RFC 4180 CSV (CRLF line ends): a
 // header row, one row per prefill row, then one per decode cell, in the
@@ -37,7 +39,7 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		p := &r.Prefill[i]
 		rec := []string{"prefill", itoa(p.Context), itoa0(p.MeasuredContext), "1", string(p.Status),
 			text(reasonOf(p.Status, report.PrefillReason(l, p))),
-			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", "", who[0], who[1]}
+			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", "", who[0], who[1], who[2], who[3]}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -50,7 +52,7 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 			text(reasonOf(c.Status, report.CellReason(l, c, &r.Settings))),
 			"", num(c.TotalTPS), num(c.PerRequestTPS), num(c.TTFTms), num(c.TBTms), num(c.AvgActive),
 			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS), positive(b.BoundTPS, true), positive(b.Efficiency, b.OK),
-			who[0], who[1]}
+			who[0], who[1], who[2], who[3]}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -59,13 +61,19 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 	return cw.Error()
 }
 
-// submitterFields are the submitter columns: the name as report.Submitter
-// words it and "true" or "false", both empty when the upload named nobody.
-func submitterFields(r *run.Run, l *i18n.Localizer) [2]string {
-	if r.Submitter == "" {
-		return [2]string{}
+// submitterFields are the submitter and organisation columns: the name as
+// report.Submitter words it and "true" or "false", both empty when the
+// upload named nobody, then the organisation's slug and name, empty for
+// none.
+func submitterFields(r *run.Run, l *i18n.Localizer) [4]string {
+	var f [4]string
+	if r.Submitter != "" {
+		f[0], f[1] = text(report.Submitter(l, r.Submitter, r.SubmitterVerified)), strconv.FormatBool(r.SubmitterVerified)
 	}
-	return [2]string{text(report.Submitter(l, r.Submitter, r.SubmitterVerified)), strconv.FormatBool(r.SubmitterVerified)}
+	if r.Org.Slug != "" {
+		f[2], f[3] = text(r.Org.Slug), text(r.Org.Name)
+	}
+	return f
 }
 
 // positive is a bound or an efficiency at full precision, empty when the
