@@ -163,9 +163,10 @@ func (s *Store) restoreSequences(ctx context.Context) error {
 
 // restoredTables are the tables a restore writes: the backed-up ones, the
 // runs and the groups and counts derived with them (the tables that reference runs
-// follow them by cascade).
+// follow them by cascade; history_versions names none).
 func restoredTables() []string {
-	names := []string{"runs", "browse_groups", "browse_count_deltas", "identity_runs", "engine_version_runs"}
+	names := []string{"runs", "browse_groups", "browse_count_deltas", "identity_runs", "engine_version_runs",
+		"history_versions"}
 	for _, t := range BackupTables {
 		if !t.Update && !slices.Contains(names, t.Name) {
 			names = append(names, t.Name)
