@@ -1,3 +1,4 @@
+ALTER TABLE run_sources ALTER COLUMN body SET COMPRESSION default;
 -- The foreign keys back; rows whose run is gone (none, while the triggers
 -- kept them) would refuse them.
 DROP TRIGGER runs_truncated ON runs;

@@ -49,3 +49,8 @@ BEGIN
 END $$;
 CREATE TRIGGER runs_truncated AFTER TRUNCATE ON runs
     FOR EACH STATEMENT EXECUTE FUNCTION runs_truncated();
+
+-- An upload's document (14 KB for a seed run) was compressed by pglz, 0.25
+-- ms of the backend's CPU; lz4 takes 0.07 ms for about 10 % more bytes, and
+-- is as much faster to read back. Only documents stored from now on.
+ALTER TABLE run_sources ALTER COLUMN body SET COMPRESSION lz4;
