@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
@@ -101,12 +102,23 @@ func (f *failing) RestoreRun(ctx context.Context, r *run.Run, key string, source
 func TestUndoesFailedRestore(t *testing.T) {
 	ctx := context.Background()
 	file := small(t, ctx)
-	dst, _ := dbtest.New(t)
+	dst, dstURL := dbtest.New(t)
 	if _, err := backup.Restore(ctx, bytes.NewReader(file), &failing{Store: dst}); err == nil {
 		t.Fatal("the failing restore succeeded")
 	}
 	if empty, err := dst.Empty(ctx); !empty || err != nil {
 		t.Fatalf("the database is not empty after the failed restore (%v)", err)
+	}
+	// history_versions references no run, so no cascade from runs empties
+	// it: the first run's version count must be gone all the same.
+	conn, err := pgx.Connect(ctx, dstURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var versions int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM history_versions`).Scan(&versions); err != nil || versions != 0 {
+		t.Fatalf("%d history_versions rows left after the failed restore (%v)", versions, err)
 	}
 	if n, err := backup.Restore(ctx, bytes.NewReader(file), dst); err != nil || n != 2 {
 		t.Fatalf("the next attempt: %d runs, %v", n, err)

@@ -162,10 +162,12 @@ func (s *Store) restoreSequences(ctx context.Context) error {
 }
 
 // restoredTables are the tables a restore writes: the backed-up ones, the
-// runs and the groups and counts derived with them (the tables that reference runs
-// follow them by cascade).
+// runs and the groups and counts derived with them (the tables of a run's
+// rows, named by run_id, are emptied with runs by its TRUNCATE trigger,
+// migration 0017).
 func restoredTables() []string {
-	names := []string{"runs", "browse_groups", "browse_count_deltas", "identity_runs", "engine_version_runs"}
+	names := []string{"runs", "browse_groups", "browse_count_deltas", "identity_runs", "engine_version_runs",
+		"history_versions"}
 	for _, t := range BackupTables {
 		if !t.Update && !slices.Contains(names, t.Name) {
 			names = append(names, t.Name)

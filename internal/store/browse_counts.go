@@ -36,22 +36,38 @@ const groupCounts = `SELECT model_slug, model_base_slug, hardware_slug, engine_s
 
 // countRunsSQL counts the runs ($1) in their browse groups, $2 each (1, or
 // -1 for a run that leaves them): a delta per group, and the group's row
-// when it has none yet. model_base_slug follows from model_slug, so min()
-// picks the one value. The NOT EXISTS leaves an existing row out before
-// the insert, so the insert never waits on a fold that is updating it.
+// when it has none yet. The delta also counts, in history_runs, those of
+// the runs a history reads (historyRankable), and their version's
+// history_versions row is made, with no runs, when it has none yet: the
+// fold adds the delta there too (migration 0017). model_base_slug follows
+// from model_slug, so min() picks the one value. The NOT EXISTS leaves an
+// existing row out before the insert, so the insert never waits on a fold
+// that is updating it.
+//
+// A run leaving (-1) is hidden already, so it counts no history run: a
+// history's counts are derived again from its runs (rebuildHistoryOf)
+// whenever one is hidden, shown or goes.
 func (sh runsShape) countRunsSQL() string {
 	return `
 WITH n AS (SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
-        quantization_slug, count(*) AS runs
-    FROM runs WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey + `),
+        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE ` + historyRankable + `) AS history_runs
+    FROM runs r WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey + `),
 g AS (INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
     SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, 0 FROM n
     WHERE NOT EXISTS (SELECT FROM browse_groups o WHERE (o.model_slug, o.hardware_slug, o.engine_slug, o.engine_version, o.quantization_slug) =
         (n.model_slug, n.hardware_slug, n.engine_slug, n.engine_version, n.quantization_slug))
     ORDER BY ` + browseGroupKey + `
+    ON CONFLICT DO NOTHING),
+h AS (INSERT INTO history_versions ` + historyVersionsColumns + `
+    SELECT ` + historyVersionsKey + `, model_base_slug, 0 FROM n
+    WHERE history_runs > 0 AND NOT EXISTS (SELECT FROM history_versions o WHERE (` + historyVersionsKeyOf("o") + `) =
+        (` + historyVersionsKeyOf("n") + `))
+    ORDER BY ` + historyVersionsKey + `
     ON CONFLICT DO NOTHING)
-INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, $2::bigint * runs FROM n`
+INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs,
+    history_runs)
+SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, $2::bigint * runs,
+    $2::bigint * history_runs FROM n`
 }
 
 // identityCountsOf lists rows of browse_groups or browse_count_deltas
@@ -62,7 +78,7 @@ const identityCountsOf = `CROSS JOIN LATERAL (VALUES ('hardware', d.hardware_slu
 WHERE k.slug <> ''`
 
 // foldCountsSQL moves every delta its snapshot sees into the folded counts,
-// in key order (the rows it locks). One statement: a reader sees the
+// history_versions' included, in key order (the rows it locks). One statement: a reader sees the
 // deltas either before the fold or folded, never both or neither.
 const foldCountsSQL = `
 WITH d AS (DELETE FROM browse_count_deltas RETURNING *),
@@ -77,7 +93,11 @@ i AS (INSERT INTO identity_runs AS i (kind, slug, base, runs)
 v AS (INSERT INTO engine_version_runs AS v (engine_slug, engine_version, runs)
     SELECT engine_slug, engine_version, sum(runs) FROM d WHERE engine_version <> ''
     GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (engine_slug, engine_version) DO UPDATE SET runs = v.runs + excluded.runs)
+    ON CONFLICT (engine_slug, engine_version) DO UPDATE SET runs = v.runs + excluded.runs),
+h AS (INSERT INTO history_versions AS h ` + historyVersionsColumns + `
+    SELECT ` + historyVersionsKey + `, min(model_base_slug), sum(history_runs) FROM d WHERE history_runs <> 0
+    GROUP BY ` + historyVersionsKey + ` ORDER BY ` + historyVersionsKey + `
+    ON CONFLICT (` + historyVersionsKey + `) DO UPDATE SET runs = h.runs + excluded.runs)
 SELECT count(*) FROM d`
 
 // foldCounts folds the deltas in tx and reports how many there were.

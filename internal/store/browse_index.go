@@ -31,13 +31,13 @@ import (
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
 //  5. best_cells rows, by key: offerBestSQL;
-//  6. new browse_groups rows, by key: countRunsSQL (an existing row is
-//     not locked; the runs go to browse_count_deltas, which nobody locks);
-//  7. history_cells rows, by key, then history_versions rows, by key:
-//     queueOfferHistory (history_best.go);
-//  8. foldLock, then browse_groups, identity_runs and engine_version_runs
-//     rows, each by key: foldCountsSQL, never in an upload
-//     (browse_counts.go).
+//  6. new browse_groups rows, by key, then new history_versions rows, by
+//     key: countRunsSQL (an existing row is not locked; the runs go to
+//     browse_count_deltas, which nobody locks);
+//  7. history_cells rows, by key: queueOfferHistory (history_best.go);
+//  8. foldLock, then browse_groups, identity_runs, engine_version_runs and
+//     history_versions rows, each by key: foldCountsSQL, never in an
+//     upload (browse_counts.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
 // CONFLICT, lock rows in the order the SELECT yields them. A transaction

@@ -157,13 +157,16 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 }
 
 // countGroups adds the load's runs to the counts as the upload path does,
-// as deltas (countRunsSQL), and folds them (foldCountsSQL).
+// as deltas (countRunsSQL: those a history reads in history_runs; every
+// such run is in its group), and folds them (foldCountsSQL).
 func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
 	rows := make([][]any, 0, len(b.groups))
 	for k, v := range b.groups {
-		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs})
+		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs,
+			b.history.versions[k].runs})
 	}
-	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs"}
+	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs",
+		"history_runs"}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"browse_count_deltas"}, columns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}

@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // Hooks for the external tests (package store_test, which must be external
@@ -26,6 +29,28 @@ func RebuildAllBest(ctx context.Context, s *Store) error {
 			return err
 		}
 		return rebuildAllBest(ctx, tx)
+	})
+}
+
+// InsertRunHeld stores r under dedupe key key in one transaction, as an
+// upload does (its row, its cells, then indexNewRuns' statements), and
+// calls held before the commit, with every lock the upload takes still
+// held. It returns the run's id.
+func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held func()) (id string, err error) {
+	id, _ = runIDs(key)
+	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
+	return id, s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, insertRunSQL, runRowArgs(id, key, uploaded, r)...); err != nil {
+			return err
+		}
+		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
+			return err
+		}
+		if err := indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}, []time.Time{uploaded}); err != nil {
+			return err
+		}
+		held()
+		return nil
 	})
 }
 

@@ -15,10 +15,13 @@ import (
 //
 //   - history_cells: the best valid total tok/s per setup, engine version
 //     and cell, among the runs historyRankable picks;
-//   - history_versions: how many such runs each setup and version has.
+//   - history_versions: how many such runs each setup and version has,
+//     folded from browse_count_deltas as the browse counts are.
 //
-// An upload offers its runs' cells from memory and counts them
-// (queueOfferHistory, in indexNewRuns' batch); whatever else changes a
+// An upload offers its runs' cells from memory (queueOfferHistory, in
+// indexNewRuns' batch) and counts them with its browse groups' deltas
+// (countRunsSQL), locking no existing row: uploads of one setup and
+// version do not wait for each other's commit. Whatever else changes a
 // run's cells or rankability (hide, show, delete, deriving again, new
 // flags) rebuilds the browse group of the run (rebuildGroup), and with it
 // the run's setup and version here (rebuildHistoryOf); rebuildAllBest
@@ -32,9 +35,9 @@ func historyCell(c *run.DecodeCell) bool {
 }
 
 // queueOfferHistory queues, on b, the offer of fresh runs' cells to
-// history_cells and their count in history_versions, in sh's shape (which
-// names the runs by which, their ids). In indexNewRuns' batch, after the
-// browse groups (the lock order of browse_index.go).
+// history_cells, in sh's shape (which names the runs by which, their ids).
+// In indexNewRuns' batch, after the browse groups (the lock order of
+// browse_index.go).
 func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
 	var cellIDs []string
 	var contexts, concurrencies []int32
@@ -50,15 +53,18 @@ func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs
 	if len(cellIDs) > 0 {
 		b.Queue(sh.offerHistorySQL(), which, cellIDs, contexts, concurrencies, tps)
 	}
-	b.Queue(sh.countHistorySQL(), which)
 }
 
 // rebuildHistoryOf derives run id's setup and engine version in both
 // tables again from its runs: after the run was hidden, shown, derived
-// again, or before it is deleted. One round trip. The caller holds
-// lockBest.
+// again, or before it is deleted. The pending counts are folded first, so
+// the ones of this version are not added again to its derived count. One
+// round trip. The caller holds lockBest, so every upload's deltas are
+// committed and the fold sees them all.
 func rebuildHistoryOf(ctx context.Context, tx pgx.Tx, id string) error {
 	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock($1)`, foldLock)
+	b.Queue(foldCountsSQL)
 	for _, sql := range rebuildHistoryOfSQL {
 		b.Queue(sql, id)
 	}
@@ -69,7 +75,8 @@ func rebuildHistoryOf(ctx context.Context, tx pgx.Tx, id string) error {
 }
 
 // rebuildAllHistory derives both tables again from every run, as migration
-// 0016 filled them. The caller holds lockBest.
+// 0016 filled them. The caller holds lockBest and has dropped the pending
+// counts (recountAll), which would otherwise be added again.
 func rebuildAllHistory(ctx context.Context, tx pgx.Tx) error {
 	for _, sql := range []string{`DELETE FROM history_cells`, `DELETE FROM history_versions`,
 		`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(`true`),

@@ -1,9 +1,12 @@
 package store
 
+import "strings"
+
 // The statements of the kept-current history tables (migration 0016,
 // history_best.go): history_cells, the best valid total tok/s per setup,
 // engine version and cell; history_versions, the rankable runs per setup
-// and engine version.
+// and engine version, folded from the deltas uploads append
+// (browse_counts.go, migration 0017).
 
 // historyRankable picks the runs r a history reads: shown, rankable (not
 // above the physical bound, not quick) and naming a version. Migration
@@ -30,22 +33,23 @@ const (
 	historyVersionsKey = `hardware_slug, engine_slug, model_slug, quantization_slug, engine_version`
 )
 
+// historyVersionsKeyOf is historyVersionsKey's columns of the relation
+// named alias.
+func historyVersionsKeyOf(alias string) string {
+	return alias + "." + strings.ReplaceAll(historyVersionsKey, ", ", ", "+alias+".")
+}
+
 const (
 	historyCellsColumns    = `(` + historyCellsKey + `, model_base_slug, total_tps, uploaded_at, run_id, demo)`
 	historyVersionsColumns = `(` + historyVersionsKey + `, model_base_slug, runs)`
 )
 
 // historyCellsUpsert ends an insert into history_cells AS h: a better
-// offer replaces the stored row. historyVersionsUpsert ends one into
-// history_versions AS h: counts add up.
-const (
-	historyCellsUpsert = `
+// offer replaces the stored row.
+const historyCellsUpsert = `
 ON CONFLICT (` + historyCellsKey + `) DO UPDATE SET
     total_tps = excluded.total_tps, uploaded_at = excluded.uploaded_at, run_id = excluded.run_id, demo = excluded.demo
 WHERE (-excluded.total_tps, excluded.uploaded_at, excluded.run_id) < (-h.total_tps, h.uploaded_at, h.run_id)`
-	historyVersionsUpsert = `
-ON CONFLICT (` + historyVersionsKey + `) DO UPDATE SET runs = h.runs + excluded.runs`
-)
 
 // historyBetter is the order of two offers of one key: more total tok/s,
 // then the earlier upload, then the smaller id.
@@ -108,15 +112,6 @@ WHERE NOT EXISTS (SELECT FROM history_cells o
 ORDER BY ` + historyCellsKey + historyCellsUpsert
 }
 
-// countHistorySQL counts freshly inserted runs ($1, in sh's shape) in
-// history_versions, those of them a history reads.
-func (sh runsShape) countHistorySQL() string {
-	return `
-INSERT INTO history_versions AS h ` + historyVersionsColumns +
-		historyVersionsFrom(`r.id `+sh.ids) + `
-ORDER BY ` + historyVersionsKey + historyVersionsUpsert
-}
-
 // historyOfRun picks the rows of run $1's setup and engine version in
 // either table, and its runs in historyCellsFrom and historyVersionsFrom
 // (whose runs r are the only relation with these columns): one range of
@@ -147,21 +142,40 @@ var historyCellsSQL = `
 SELECT DISTINCT h.context, h.concurrency FROM ` + historySetupRows("history_cells") + ` AS h
 ORDER BY h.context, h.concurrency`
 
+// historySetupVersions is the versions of one setup ($1–$4, as
+// historySetupRows) that rankable runs name, with their runs: the folded
+// counts and the deltas not folded yet (browse_counts.go), a version whose
+// sum is not positive left out (its row stays, with no runs, until the
+// setup is derived again).
+var historySetupVersions = `(SELECT v.quantization_slug, v.engine_version, sum(v.runs) AS runs FROM (
+    SELECT quantization_slug, engine_version, runs FROM ` + historySetupRows("history_versions") + ` AS f
+    UNION ALL
+    SELECT quantization_slug, engine_version, history_runs FROM browse_count_deltas
+    WHERE history_runs <> 0 AND (model_slug = $1 OR model_base_slug = $1) AND hardware_slug = $2 AND engine_slug = $3
+        AND ($4 = '' OR quantization_slug = $4)) AS v
+GROUP BY v.quantization_slug, v.engine_version HAVING sum(v.runs) > 0)`
+
 // historyQuantizationsSQL is a setup's quantizations ($1–$3, with $4
 // empty), most runs first.
 var historyQuantizationsSQL = `
-SELECT v.quantization_slug FROM ` + historySetupRows("history_versions") + ` AS v
+SELECT v.quantization_slug FROM ` + historySetupVersions + ` AS v
 GROUP BY v.quantization_slug ORDER BY sum(v.runs) DESC, v.quantization_slug`
 
 // setupVersionsSQL is the engine versions of a setup ($1–$4).
-var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM ` + historySetupRows("history_versions") + ` AS v`
+var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM ` + historySetupVersions + ` AS v`
 
 // setupsWithHistorySQL is the setups whose column col (historyKindColumn)
 // is $1, with more than one engine version, most versions first, $2 of them.
+// A version counts when its runs, folded and pending, add up to more than
+// none.
 func setupsWithHistorySQL(col string) string {
 	return `
 SELECT v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, count(*)
-FROM history_versions v WHERE v.` + col + ` = $1
+FROM (SELECT ` + historyVersionsKey + ` FROM (
+        SELECT ` + historyVersionsKey + `, runs FROM history_versions WHERE ` + col + ` = $1
+        UNION ALL
+        SELECT ` + historyVersionsKey + `, history_runs FROM browse_count_deltas WHERE ` + col + ` = $1 AND history_runs <> 0) AS c
+    GROUP BY ` + historyVersionsKey + ` HAVING sum(runs) > 0) AS v
 GROUP BY v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug
 HAVING count(*) > 1
 ORDER BY count(*) DESC, v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug

@@ -26,7 +26,8 @@ type historyCellRow struct {
 }
 
 // bulkHistory is what a bulk load keeps in memory for the history tables
-// between two Finish calls: the best cells of its runs and their counts.
+// between two Finish calls: the best cells of its runs and their counts
+// (keyed as browse groups are: history_versions has their key).
 type bulkHistory struct {
 	cells    map[historyCellKey]historyCellRow
 	versions map[groupKey]groupRow
@@ -58,11 +59,12 @@ func (h *bulkHistory) offer(id string, r *run.Run, uploaded time.Time) {
 	}
 }
 
-// store offers the kept rows to the stored ones, as the upload path does
-// (a better cell replaces the stored one; counts add up), through scratch
-// tables. In Bulk.Finish, after the browse groups.
+// store offers the kept cells to the stored ones, as the upload path does
+// (a better cell replaces the stored one), through a scratch table. In
+// Bulk.Finish, after the browse groups, whose deltas carried the versions'
+// counts (countGroups).
 func (h *bulkHistory) store(ctx context.Context, tx pgx.Tx) error {
-	if len(h.versions) == 0 {
+	if len(h.cells) == 0 {
 		return nil
 	}
 	cells := make([][]any, 0, len(h.cells))
@@ -70,29 +72,14 @@ func (h *bulkHistory) store(ctx context.Context, tx pgx.Tx) error {
 		cells = append(cells, []any{k.hardware, k.engine, k.model, k.context, k.concurrency, k.quantization, k.version,
 			v.base, v.value, v.uploaded, v.runID, v.demo})
 	}
-	versions := make([][]any, 0, len(h.versions))
-	for k, v := range h.versions {
-		versions = append(versions, []any{k.hardware, k.engine, k.model, k.quantization, k.version, v.base, v.runs})
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_history_cells (LIKE history_cells) ON COMMIT DROP`); err != nil {
+		return err
 	}
-	for _, t := range []struct {
-		table, columns, key, upsert string
-		rows                        [][]any
-	}{
-		{"history_cells", historyCellsColumns, historyCellsKey, historyCellsUpsert, cells},
-		{"history_versions", historyVersionsColumns, historyVersionsKey, historyVersionsUpsert, versions},
-	} {
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_`+t.table+` (LIKE `+t.table+`) ON COMMIT DROP`); err != nil {
-			return err
-		}
-		columns := splitColumns(strings.Trim(t.columns, "()"))
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_" + t.table}, columns, pgx.CopyFromRows(t.rows)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO `+t.table+` AS h `+t.columns+`
-SELECT `+strings.Join(columns, ", ")+` FROM bulk_`+t.table+` ORDER BY `+t.key+t.upsert)
-		if err != nil {
-			return err
-		}
+	columns := splitColumns(strings.Trim(historyCellsColumns, "()"))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_history_cells"}, columns, pgx.CopyFromRows(cells)); err != nil {
+		return err
 	}
-	return nil
+	_, err := tx.Exec(ctx, `INSERT INTO history_cells AS h `+historyCellsColumns+`
+SELECT `+strings.Join(columns, ", ")+` FROM bulk_history_cells ORDER BY `+historyCellsKey+historyCellsUpsert)
+	return err
 }

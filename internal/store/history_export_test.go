@@ -41,8 +41,8 @@ LIMIT $2`
 
 // HistoryReadSQL is the reads of migration 0016's tables, each with the
 // index it is to read through and parameters for EXECUTE; HistoryWriteSQL
-// is the statements that keep the tables for one uploaded run and one
-// rebuilt setup and version.
+// is the statements that keep the tables for one uploaded run (its cells,
+// then its counts) and one rebuilt setup and version.
 var (
 	HistoryReadSQL = []struct{ SQL, Index, Params string }{
 		{historySQL, "history_cells_pkey", "'m', 'h', 'e', 'q', 0, 1"},
@@ -58,13 +58,16 @@ var (
 		{setupsWithHistorySQL("model_slug"), "history_versions_model_idx", "'m', 10"},
 		{setupsWithHistorySQL("model_base_slug"), "history_versions_base_idx", "'m', 10"},
 	}
-	HistoryWriteSQL = append([]string{oneRun.offerHistorySQL(), oneRun.countHistorySQL()}, rebuildHistoryOfSQL[:]...)
+	HistoryWriteSQL = append([]string{oneRun.offerHistorySQL(), oneRun.countRunsSQL()}, rebuildHistoryOfSQL[:]...)
 )
 
 // HistoryWriteParams are EXECUTE's parameters for HistoryWriteSQL[i].
 func HistoryWriteParams(i int) string {
-	if i == 0 {
+	switch i {
+	case 0:
 		return `'a', '{a}', '{0}', '{1}', '{2.5}'`
+	case 1:
+		return `'a', 1`
 	}
 	return `'a'`
 }
