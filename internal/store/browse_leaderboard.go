@@ -124,8 +124,9 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	}
 	q.args = append(q.args, lq.Limit)
 	// The rows first, their runs and names after: only the shown rows
-	// are joined. Every best cell has its run (a foreign key), so limiting
-	// before the join to runs leaves the same rows.
+	// are joined. Every best cell has its run (a run's rows go with it,
+	// by the triggers on runs), so limiting before the join to runs leaves
+	// the same rows.
 	sql := fmt.Sprintf(`SELECT %s FROM (SELECT b.* FROM %s%s ORDER BY %s LIMIT $%d) AS b%s
 ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoins, leaderOrder)
 	rows, _ := s.public().Query(ctx, sql, q.args...)
