@@ -57,8 +57,11 @@ WHERE c.status IN ('valid', 'queued') AND m.v > 0
 // that includes them ranks from bestCellsSelectAll instead.
 const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 
-const bestCellsColumns = `(context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
-    quantization_slug, demo, sort_value, value, run_id, uploaded_at)`
+const bestCellsColumns = `(` + bestCellsColumnList + `)`
+
+// bestCellsColumnList is best_cells' columns, as a select list.
+const bestCellsColumnList = `context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
+    quantization_slug, demo, sort_value, value, run_id, uploaded_at`
 
 // bestCellsKey is best_cells' primary key.
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
@@ -47,5 +49,59 @@ func TestFlagsRoundTrip(t *testing.T) {
 	}
 	if rows := ranked(false); len(rows) != 1 || rows[0].AboveBound {
 		t.Errorf("unflagged again: %+v", rows)
+	}
+}
+
+// TestFlaggedBoardMatchesLive: a board with the runs above the bound
+// included, read from best_cells and the flagged runs, ranks exactly as
+// ranking every run's own cells does (a submitter filter that every run
+// matches takes that path): flagged runs better and worse than a group's
+// best, a group of flagged runs only, a tie, a hidden flagged run, every
+// metric, queued cells and a filter.
+func TestFlaggedBoardMatchesLive(t *testing.T) {
+	st, _ := dbtest.New(t)
+	ctx := context.Background()
+	const m = "Qwen/Qwen3-8B"
+	add := func(gpu string, status run.Status, total, ttft float64, min int, flagged bool) string {
+		r := cellRun(m, gpu, "vLLM", status, total, ttft, min)
+		if flagged {
+			r.Flags = []string{run.FlagAboveBound}
+		}
+		id, _, err := st.InsertRun(ctx, r, fmt.Sprint("flagged-board-", min), []byte("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	add("RTX 4090", run.Valid, 100, 50, 1, false)
+	add("RTX 4090", run.Valid, 300, 60, 2, true) // better than its group's best
+	add("RTX 3090", run.Valid, 120, 30, 3, false)
+	add("RTX 3090", run.Valid, 90, 20, 4, true) // worse by tok/s, better by TTFT
+	add("H100 PCIe", run.Valid, 500, 10, 5, true)
+	add("H100 PCIe", run.Valid, 500, 10, 6, true) // a tie: the earlier upload wins
+	add("L40S", run.Queued, 250, 40, 7, true)
+	add("L40S", run.Queued, 200, 40, 8, false)
+	hidden := add("RTX 5090", run.Valid, 900, 5, 9, true)
+	if err := st.HideRun(ctx, hidden); err != nil {
+		t.Fatal(err)
+	}
+	for _, metric := range store.Metrics {
+		for _, queued := range []bool{false, true} {
+			for _, f := range []store.RunFilter{{}, {Hardware: "rtx-3090-24gb"}, {Model: "qwen3-8b"}} {
+				for _, limit := range []int{1, 2, 10} { // a short board leaves stored bests out
+					q := store.LeaderQuery{Metric: metric, Concurrency: 1, Queued: queued, Filter: f, Limit: limit, IncludeFlagged: true}
+					got := leaderIDs(t, st, q)
+					q.Filter.Submitter = "sandberg"
+					want := leaderIDs(t, st, q)
+					if !slices.Equal(got, want) || (f == store.RunFilter{} && len(want) == 0) {
+						t.Errorf("%s queued=%v %+v limit %d: %v, ranking every run's cells gives %v", metric, queued, f, limit, got, want)
+					}
+				}
+			}
+		}
+	}
+	all := leaderIDs(t, st, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Limit: 10, IncludeFlagged: true})
+	if len(all) != 3 || slices.Contains(all, hidden) {
+		t.Errorf("flagged board = %v, want the three groups' bests and never the hidden run", all)
 	}
 }

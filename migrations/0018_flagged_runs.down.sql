@@ -1,0 +1,1 @@
+DROP INDEX runs_above_bound_idx;
