@@ -90,7 +90,8 @@ history=$(pick "$report" /history?)
 runs_filtered=$(pick "$hardware" '/runs?')
 runs_next=$(pick /runs '/runs?after=')
 board_filtered=$(pick "$model" '/leaderboard?')
-pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_filtered /leaderboard?context=32768&concurrency=8
+pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_filtered /leaderboard?ctx=32768&conc=8
+/leaderboard?flagged=1 /leaderboard?version=0.32.0
 $hardware $engine $model $history $report /search?q=4090 /sitemap.xml /sitemap-en.xml
 /api/v1/runs /api/v1/hardware /api/v1/engines /api/v1/models"
 
