@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/calculator"
@@ -108,10 +109,18 @@ func hardwareName(h run.Hardware, l *i18n.Localizer) string {
 		}
 	}
 	s := gpuName(h, l)
-	if h.VRAMGB > 0 {
+	if h.VRAMGB > 0 && !namesMemory(h.GPUName, h.VRAMGB) {
 		s += " " + l.T("unit.gb_compact", map[string]any{"V": trimmed(l, h.VRAMGB)})
 	}
 	return s
+}
+
+// namesMemory reports whether a GPU's name says its memory already, as
+// NVIDIA's "H100 80GB HBM3" does: the title would say "80GB 80GB".
+func namesMemory(name string, gb float64) bool {
+	n := strings.ToUpper(name)
+	v := strconv.FormatFloat(gb, 'f', -1, 64)
+	return strings.Contains(n, v+"GB") || strings.Contains(n, v+" GB")
 }
 
 // gpuName is the GPU's name with "2× " in front when there are several.

@@ -55,6 +55,9 @@ func TestTitleOf(t *testing.T) {
 		want string
 	}{
 		{run.Model{ServedName: "my-model"}, run.Hardware{GPUName: "RTX 4090"}, "my-model on RTX 4090"},
+		{run.Model{ID: "Qwen/Qwen3-8B"}, run.Hardware{GPUName: "NVIDIA H100 80GB HBM3", VRAMGB: 80}, "Qwen3-8B on NVIDIA H100 80GB HBM3"},
+		{run.Model{ID: "Qwen/Qwen3-8B"}, run.Hardware{GPUName: "A100-SXM4-40GB", VRAMGB: 80}, "Qwen3-8B on A100-SXM4-40GB 80GB"},
+		{run.Model{ID: "Qwen/Qwen3-8B"}, run.Hardware{GPUName: "RTX 3060", VRAMGB: 12}, "Qwen3-8B on RTX 3060 12GB"},
 		{run.Model{ID: "org/"}, run.Hardware{}, "org/ on unknown hardware"},
 		{run.Model{}, run.Hardware{Type: run.CPUOnly, CPUName: "Ryzen 9"}, "Unknown model on Ryzen 9"},
 	} {
