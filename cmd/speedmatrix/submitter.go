@@ -40,7 +40,10 @@ func submitterCommand(ctx context.Context, cfg config, args []string, stdout, st
 	return withStore(ctx, cfg, stderr, func(st *store.Store) error {
 		err := st.CreateSubmitter(ctx, handle, *org)
 		if errors.Is(err, store.ErrExists) {
-			return fmt.Errorf("the handle %q is taken", handle)
+			return fmt.Errorf("the handle %q is taken (by a submitter or an organisation)", handle)
+		}
+		if errors.Is(err, store.ErrSlugIsHandle) {
+			return fmt.Errorf("the organisation slug %q is a submitter's handle", *org)
 		}
 		if err != nil {
 			return err

@@ -21,16 +21,31 @@ var (
 	ErrAmbiguous = errors.New("prefix names several tokens")
 )
 
+// ErrSlugIsHandle is returned when an organisation would take a slug that
+// is a submitter's handle: /submitters/acme and /orgs/acme are one party's.
+var ErrSlugIsHandle = errors.New("the slug is a submitter's handle")
+
 // CreateSubmitter adds a submitter. A non-empty orgSlug makes them a
 // member of that organisation, created (named by its slug) when new; the
 // organisation's first member is its owner. A taken handle, in any case,
-// is ErrExists.
+// or one that is an organisation's slug, is ErrExists; a new
+// organisation's slug that is a submitter's handle is ErrSlugIsHandle.
+// Names are locked as account sign-up and organisation creation lock them.
 func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
 	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
 	// A new member shows on their organisation's page.
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+		var org bool
+		err := tx.QueryRow(ctx, `SELECT `+lockNameSQL+`, EXISTS (SELECT 1 FROM orgs WHERE lower(slug) = lower($1))`,
+			handle).Scan(nil, &org)
+		if err != nil {
+			return err
+		}
+		if org {
+			return ErrExists
+		}
 		var id int64
-		err := tx.QueryRow(ctx, `INSERT INTO submitters (handle) VALUES ($1) RETURNING id`, handle).Scan(&id)
+		err = tx.QueryRow(ctx, `INSERT INTO submitters (handle) VALUES ($1) RETURNING id`, handle).Scan(&id)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 			return ErrExists
@@ -38,11 +53,7 @@ func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (er
 		if err != nil || orgSlug == "" {
 			return err
 		}
-		var orgID int64
-		err = tx.QueryRow(ctx, `
-INSERT INTO orgs (slug, name) VALUES ($1, $1)
-ON CONFLICT (slug) DO UPDATE SET slug = EXCLUDED.slug
-RETURNING id`, orgSlug).Scan(&orgID)
+		orgID, err := submitterOrg(ctx, tx, orgSlug)
 		if err != nil {
 			return err
 		}
@@ -52,6 +63,24 @@ SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM org_members WHERE org_id = $1 AND
 			orgID, id)
 		return err
 	}))
+}
+
+// submitterOrg is the id of the organisation slug (any case), created and
+// named by its slug when new, unless the slug is a submitter's handle
+// (ErrSlugIsHandle).
+func submitterOrg(ctx context.Context, tx pgx.Tx, slug string) (id int64, err error) {
+	var handle bool
+	err = tx.QueryRow(ctx, `SELECT `+lockNameSQL+`,
+    coalesce((SELECT id FROM orgs WHERE lower(slug) = lower($1)), 0),
+    EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))`, slug).Scan(nil, &id, &handle)
+	switch {
+	case err != nil || id != 0:
+		return id, err
+	case handle:
+		return 0, ErrSlugIsHandle
+	}
+	err = tx.QueryRow(ctx, `INSERT INTO orgs (slug, name) VALUES ($1, $1) RETURNING id`, slug).Scan(&id)
+	return id, err
 }
 
 // CreateToken stores a token of the submitter handle: only its hash and

@@ -36,6 +36,16 @@ func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
 	if err := s.CreateSubmitter(ctx, "other", "lil-lab"); err != nil {
 		t.Fatal(err)
 	}
+	// Handles and organisation slugs are one set of names.
+	if err := s.CreateSubmitter(ctx, "Lil-Lab", ""); !errors.Is(err, store.ErrExists) {
+		t.Errorf("a handle that is an organisation's slug = %v, want ErrExists", err)
+	}
+	if err := s.CreateSubmitter(ctx, "third", "SANDBERG"); !errors.Is(err, store.ErrSlugIsHandle) {
+		t.Errorf("a new organisation named by a handle = %v, want ErrSlugIsHandle", err)
+	}
+	if err := s.CreateSubmitter(ctx, "third", ""); err != nil {
+		t.Errorf("the refused submitter was stored, or half of it: %v", err)
+	}
 	tok, _ := accounts.NewToken()
 	if err := s.CreateToken(ctx, "nobody", tok.Hash, tok.Prefix); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("token of an unknown handle = %v, want ErrNotFound", err)
