@@ -49,7 +49,7 @@ func (l *Localizer) T(id string, data map[string]any) string {
 		}
 	}
 	if data != nil || l == nil {
-		return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+		return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: copyData(data)})
 	}
 	l.mu.Lock()
 	s, ok := l.plain[id]
@@ -76,6 +76,21 @@ func (l *Localizer) N(id string, count int, data map[string]any) string {
 		d["Count"] = l.Int(int64(count))
 	}
 	return l.localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: d, PluralCount: count})
+}
+
+// copyData is data in a map of its own for go-i18n, which keeps what it
+// is given out of the compiler's sight: handing it the caller's map made
+// every map literal passed to T a heap allocation, though most are only
+// read by a phrase and dropped (a report page passes a few hundred).
+func copyData(data map[string]any) map[string]any {
+	if data == nil {
+		return nil
+	}
+	d := make(map[string]any, len(data))
+	for k, v := range data {
+		d[k] = v
+	}
+	return d
 }
 
 func (l *Localizer) localize(c *goi18n.LocalizeConfig) string {

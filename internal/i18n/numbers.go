@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -55,51 +56,75 @@ func between(sample, a, b string) string {
 }
 
 // Dec formats v with exactly decimals fraction digits, grouped. Rounding is
-// to the nearest, on v's exact binary value (as strconv does).
+// to the nearest, on v's exact binary value (as strconv does). The digits
+// and the separators go into one stack buffer and leave it as one string:
+// a report page formats several hundred numbers.
 func (n Numbers) Dec(v float64, decimals int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, _ := strings.Cut(s, ".")
-	out := n.grouped(whole)
-	if frac != "" {
-		out += n.decimalSep() + frac
+	var digits [64]byte
+	s := strconv.AppendFloat(digits[:0], v, 'f', decimals, 64)
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
 	}
-	if neg && strings.Trim(whole+frac, "0") != "" { // no "-0.0"
-		out = "-" + out
+	whole, frac := s, []byte(nil)
+	if i := bytes.IndexByte(s, '.'); i >= 0 {
+		whole, frac = s[:i], s[i+1:]
 	}
-	return out
+	var out [96]byte
+	b := out[:0]
+	if neg && !(allZero(whole) && allZero(frac)) { // no "-0.0"
+		b = append(b, '-')
+	}
+	b = n.appendGrouped(b, whole)
+	if len(frac) > 0 {
+		b = append(b, n.decimalSep()...)
+		b = append(b, frac...)
+	}
+	return string(b)
 }
 
 // Int formats v grouped, without decimals.
 func (n Numbers) Int(v int64) string {
-	s := strconv.FormatInt(v, 10)
+	var digits [24]byte
+	s := strconv.AppendInt(digits[:0], v, 10)
+	var out [40]byte
+	b := out[:0]
 	if v < 0 {
-		return "-" + n.grouped(s[1:])
+		b, s = append(b, '-'), s[1:]
 	}
-	return n.grouped(s)
+	return string(n.appendGrouped(b, s))
 }
 
-func (n Numbers) grouped(digits string) string {
+// appendGrouped appends digits to b with the group separator between each
+// three from the right.
+func (n Numbers) appendGrouped(b, digits []byte) []byte {
 	sep := n.groupSep()
 	if len(digits) <= 3 || sep == "" {
-		return digits
+		return append(b, digits...)
 	}
-	var b strings.Builder
-	b.Grow(len(digits) + len(digits)/3*len(sep))
 	first := len(digits) % 3
 	if first == 0 {
 		first = 3
 	}
-	b.WriteString(digits[:first])
+	b = append(b, digits[:first]...)
 	for i := first; i < len(digits); i += 3 {
-		b.WriteString(sep)
-		b.WriteString(digits[i : i+3])
+		b = append(b, sep...)
+		b = append(b, digits[i:i+3]...)
 	}
-	return b.String()
+	return b
+}
+
+// allZero reports whether digits holds nothing but '0'.
+func allZero(digits []byte) bool {
+	for _, c := range digits {
+		if c != '0' {
+			return false
+		}
+	}
+	return true
 }
 
 // groupSep and decimalSep give English notation for a zero Numbers; a

@@ -46,7 +46,8 @@ func prefillRows(r *run.Run, l *i18n.Localizer) []PrefillRow {
 // fills the grid, so only a hand-built run lacks one) is left blank.
 func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, effs map[*run.DecodeCell]efficiency) Grid {
 	ctxs, concs := Axes(r)
-	g := Grid{Max: maxValidTPS(r)}
+	// Every slice is sized once: the grid is rebuilt on every page miss.
+	g := Grid{Max: maxValidTPS(r), Columns: make([]Column, 0, len(concs)), Rows: make([]GridRow, 0, len(ctxs))}
 	for _, c := range concs {
 		label := l.Int(int64(c))
 		g.Columns = append(g.Columns, Column{Concurrency: c, Label: label,
@@ -59,7 +60,8 @@ func grid(r *run.Run, l *i18n.Localizer, reasons map[*run.DecodeCell]string, eff
 	}
 	for _, ctx := range ctxs {
 		row := GridRow{ContextTokens: ctx, Label: ContextLabel(ctx),
-			Spoken: l.T("run.prefill.context", map[string]any{"Context": ContextLabel(ctx)})}
+			Spoken: l.T("run.prefill.context", map[string]any{"Context": ContextLabel(ctx)}),
+			Cells:  make([]Cell, 0, len(concs))}
 		for _, conc := range concs {
 			c, ok := byKey[key{ctx, conc}]
 			if !ok {

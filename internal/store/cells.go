@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
 // decodeColumns are the columns of decode_cells, in the order decodeRow
-// writes them and scanDecodeCell reads them.
+// writes them and collectDecodeCells reads them.
 var decodeColumns = []string{
 	"run_id", "context", "concurrency", "measured_context", "status", "reason", "reason_code",
 	"total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active", "completed",
@@ -41,16 +42,59 @@ FROM decode_cells
 WHERE run_id = $1
 ORDER BY context, concurrency`
 
-func scanDecodeCell(row pgx.CollectableRow) (run.DecodeCell, error) {
-	var c run.DecodeCell
-	err := row.Scan(
-		&c.Context, &c.Concurrency, &c.MeasuredContext, &c.Status, &c.Reason, &c.ReasonCode,
-		&c.TotalTPS, &c.PerRequestTPS, &c.TTFTms, &c.TBTms, &c.AvgActive, &c.Completed,
-		&c.OutputTokens, &c.MeasuredS, &c.Measured,
-		&c.Signals.Failed, &c.Signals.FailureReason, &c.Signals.LoopDetected,
-		&c.Signals.CapacityLimited, &c.Signals.AvgQueue, &c.Signals.QueueFraction,
+// collectDecodeCells reads decode_cells rows (selectDecodeSQL) into cells.
+// The destinations are made once and reused for every row: a report miss
+// reads dozens of cells, and row.Scan with a fresh argument list per row
+// built that list, a boxed pointer per column and, for each of the ten
+// nullable numbers, a value behind reflection. Here the nullable numbers
+// scan into pgtype values and each cell's land in one block.
+func collectDecodeCells(rows pgx.Rows) ([]run.DecodeCell, error) {
+	defer rows.Close()
+	var (
+		c    run.DecodeCell
+		f    [8]pgtype.Float8 // total, per request, TTFT, TBT, avg active, measured s, avg queue, queue fraction
+		n    [2]pgtype.Int8   // completed, output tokens
+		dest = []any{
+			&c.Context, &c.Concurrency, &c.MeasuredContext, (*string)(&c.Status), &c.Reason, (*string)(&c.ReasonCode),
+			&f[0], &f[1], &f[2], &f[3], &f[4], &n[0],
+			&n[1], &f[5], &c.Measured,
+			&c.Signals.Failed, &c.Signals.FailureReason, &c.Signals.LoopDetected,
+			&c.Signals.CapacityLimited, &f[6], &f[7],
+		}
+		out []run.DecodeCell
 	)
-	return c, err
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		block := new(struct {
+			f [8]float64
+			n [2]int64
+		})
+		float := func(i int) *float64 {
+			if !f[i].Valid {
+				return nil
+			}
+			block.f[i] = f[i].Float64
+			return &block.f[i]
+		}
+		integer := func(i int) *int64 {
+			if !n[i].Valid {
+				return nil
+			}
+			block.n[i] = n[i].Int64
+			return &block.n[i]
+		}
+		cell := c
+		cell.Metrics = run.Metrics{TotalTPS: float(0), PerRequestTPS: float(1), TTFTms: float(2),
+			TBTms: float(3), AvgActive: float(4), Completed: integer(0), OutputTokens: integer(1), MeasuredS: float(5)}
+		cell.Signals.AvgQueue, cell.Signals.QueueFraction = float(6), float(7)
+		out = append(out, cell)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // copyDecodeCells writes the cells with COPY: a run has dozens of them, and

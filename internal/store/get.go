@@ -40,7 +40,7 @@ func readRun(br pgx.BatchResults) (*run.Run, error) {
 		return nil, notFound(err)
 	}
 	rows, _ := br.Query()
-	if r.Decode, err = pgx.CollectRows(rows, scanDecodeCell); err != nil {
+	if r.Decode, err = collectDecodeCells(rows); err != nil {
 		return nil, err
 	}
 	rows, _ = br.Query()
