@@ -33,6 +33,17 @@ func ownerAct(ctx context.Context, tx pgx.Tx, slug string, actorID int64) (int64
 	return orgID, nil
 }
 
+// ownerActOn is ownerAct for what an owner does to the account handle
+// (invite, withdraw, make an owner): the organisation's id and the
+// account's, or ownerAct's errors, or ErrNotFound for an unknown handle.
+func ownerActOn(ctx context.Context, tx pgx.Tx, slug string, actorID int64, handle string) (orgID, id int64, err error) {
+	if orgID, err = ownerAct(ctx, tx, slug, actorID); err != nil {
+		return 0, 0, err
+	}
+	id, err = submitterID(ctx, tx, handle)
+	return orgID, id, err
+}
+
 // submitterID is the id of the account handle (any case), or ErrNotFound.
 func submitterID(ctx context.Context, tx pgx.Tx, handle string) (id int64, err error) {
 	err = tx.QueryRow(ctx, `SELECT id FROM submitters WHERE lower(handle) = lower($1)`, handle).Scan(&id)
@@ -48,11 +59,7 @@ func (s *Store) InviteMember(ctx context.Context, actorID int64, slug, handle st
 	defer wrap(&err, "InviteMember(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes until the invitation is accepted.
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		orgID, err := ownerAct(ctx, tx, slug, actorID)
-		if err != nil {
-			return err
-		}
-		id, err := submitterID(ctx, tx, handle)
+		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err
 		}
@@ -76,11 +83,7 @@ func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle 
 	defer wrap(&err, "WithdrawInvite(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes: an invitation was never a membership.
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		orgID, err := ownerAct(ctx, tx, slug, actorID)
-		if err != nil {
-			return err
-		}
-		id, err := submitterID(ctx, tx, handle)
+		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err
 		}
@@ -173,11 +176,7 @@ func (s *Store) MakeOwner(ctx context.Context, actorID int64, slug, handle strin
 	defer wrap(&err, "MakeOwner(%d, %q, %q)", actorID, slug, handle)
 	// The organisation's page shows each member's role.
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
-		orgID, err := ownerAct(ctx, tx, slug, actorID)
-		if err != nil {
-			return err
-		}
-		id, err := submitterID(ctx, tx, handle)
+		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err
 		}
