@@ -104,11 +104,7 @@ func hardwareRuns(ctx context.Context, s *store.Store, slug string) (int64, erro
 func TestIdentityCountsReadBoundedRows(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := rawConn(t, dbURL)
 	// 2,000 groups: 10 hardware × 200 models, one engine at 4 versions.
 	if _, err := conn.Exec(ctx, `
 INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)

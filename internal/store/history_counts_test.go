@@ -25,11 +25,7 @@ func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	s := openWide(t, dbURL, 4)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := rawConn(t, dbURL)
 	upload := func(quant, version string, total float64, min int) *run.Run {
 		r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 50, min)
 		r.Engine.Quantization, r.Engine.Version = quant, version

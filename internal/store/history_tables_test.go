@@ -143,11 +143,7 @@ func mustStrings(t *testing.T, conn *pgx.Conn, sql string, args ...any) []string
 func TestHistoryTablesMatchRuns(t *testing.T) {
 	s, dbURL := dbtest.New(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := rawConn(t, dbURL)
 	account, err := s.CreateAccount(ctx, "Sandberg", "sandberg@example.com", "x")
 	if err != nil {
 		t.Fatal(err)

@@ -18,11 +18,7 @@ import (
 func TestRunRowsGoWithTheirRun(t *testing.T) {
 	s, dbURL := dbtest.New(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := rawConn(t, dbURL)
 	// Ranked (not quick), so each run has bests and history cells; in
 	// groups of their own, so each keeps its own.
 	gone, kept := seedRun(), seedRun()
@@ -82,11 +78,7 @@ func TestSourcesCompressedByLZ4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := rawConn(t, dbURL)
 	var method *string
 	var stored []byte
 	if err := conn.QueryRow(ctx, `SELECT pg_column_compression(body), body FROM run_sources WHERE run_id = $1`, id).

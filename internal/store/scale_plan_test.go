@@ -40,13 +40,23 @@ func planConn(t *testing.T, set string) (context.Context, *pgx.Conn) {
 	t.Helper()
 	_, dbURL := dbtest.New(t)
 	ctx := context.Background()
+	conn := rawConn(t, dbURL)
+	if _, err := conn.Exec(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn
+}
+
+// rawConn is a connection of its own to the test database at dbURL,
+// closed when the test ends: for what a test reads or sets beside the
+// store (catalog queries, plans, session settings).
+func rawConn(t *testing.T, dbURL string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(ctx) })
-	if _, err := conn.Exec(ctx, set); err != nil {
-		t.Fatal(err)
-	}
-	return ctx, conn
+	return conn
 }
