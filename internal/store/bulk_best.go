@@ -13,12 +13,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// bestKey is best_cells' primary key (bestCellsKey).
+// bestKey is a table of bests' primary key (bestTable.key): version is
+// empty in best_cells' keys.
 type bestKey struct {
 	context, concurrency                  int
 	metric, status                        string
 	model, hardware, engine, quantization string
 	demo                                  bool
+	version                               string
 }
 
 // bestRow is the rest of a best_cells row.
@@ -32,7 +34,7 @@ type bestRow struct {
 
 // better is whether a ranks before b: smaller sort value, then the
 // earlier upload, then the smaller id (ids are ASCII: byte order is the
-// database's order), as offerBestSQL and rebuildGroup order them.
+// database's order), as bestTable.offerSQL and rebuildGroup order them.
 func (a bestRow) better(b bestRow) bool {
 	if c := cmp.Compare(a.sortValue, b.sortValue); c != 0 {
 		return c < 0
@@ -59,16 +61,25 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
 	g := b.groups[gk]
 	b.groups[gk] = groupRow{base: ids[3].Slug, runs: g.runs + 1}
-	offerCells(b.best, id, r, uploaded)
+	for i, t := range bestTables {
+		offerCells(b.best[i], t, id, r, uploaded)
+	}
 }
 
-// offerCells keeps in best the rankable cells of fresh run r (stored
-// under id at uploaded) that beat the best kept so far: bestCellsSelect's
-// rule in Go (a fresh run is not hidden; quick runs and runs above the
-// bound never rank).
-func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.Time) {
+// offerCells keeps in best, for table t, the rankable cells of fresh run
+// r (stored under id at uploaded) that beat the best kept so far:
+// t.cellsSelect's rule in Go (a fresh run is not hidden; quick runs and
+// runs above the bound never rank; versionBests keeps runs that name a
+// version).
+func offerCells(best map[bestKey]bestRow, t bestTable, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
+	}
+	var version string
+	if t.version {
+		if version = r.Engine.Version; version == "" {
+			return
+		}
 	}
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
@@ -85,7 +96,7 @@ func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.T
 			if m.v == nil || !(*m.v > 0) {
 				continue
 			}
-			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo}
+			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, version}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
 			if old, ok := best[k]; !ok || row.better(old) {
 				best[k] = row
@@ -113,8 +124,10 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 				return Change{}, err
 			}
 		}
-		if err := b.offerBest(ctx, tx); err != nil {
-			return Change{}, fmt.Errorf("best cells: %w", err)
+		for i, t := range bestTables {
+			if err := b.offerBest(ctx, tx, t, b.best[i]); err != nil {
+				return Change{}, fmt.Errorf("%s: %w", t.name, err)
+			}
 		}
 		if err := b.countGroups(ctx, tx); err != nil {
 			return Change{}, fmt.Errorf("groups: %w", err)
@@ -127,32 +140,44 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b.best, b.groups, b.history = map[bestKey]bestRow{}, map[groupKey]groupRow{}, bulkHistory{}
+	b.best, b.groups, b.history = newBulkBests(), map[groupKey]groupRow{}, bulkHistory{}
 	return b.s.Analyze(ctx)
 }
 
-// offerBest copies the kept cells into a scratch table and offers them
-// with offerBestSQL's upsert.
-func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_best (LIKE best_cells) ON COMMIT DROP`); err != nil {
+// bulkBests is the best cells a load keeps in memory, one map per table
+// of bestTables.
+type bulkBests []map[bestKey]bestRow
+
+func newBulkBests() bulkBests {
+	b := make(bulkBests, len(bestTables))
+	for i := range b {
+		b[i] = map[bestKey]bestRow{}
+	}
+	return b
+}
+
+// offerBest copies the kept cells of table t into a scratch table and
+// offers them with the upload's upsert (bestTable.upsertSQL).
+func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx, t bestTable, best map[bestKey]bestRow) error {
+	scratch := "bulk_" + t.name
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE `+scratch+` (LIKE `+t.name+`) ON COMMIT DROP`); err != nil {
 		return err
 	}
-	rows := make([][]any, 0, len(b.best))
-	for k, v := range b.best {
-		rows = append(rows, []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
-			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded})
+	rows := make([][]any, 0, len(best))
+	for k, v := range best {
+		row := []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
+			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded}
+		if t.version {
+			row = append(row, k.version)
+		}
+		rows = append(rows, row)
 	}
-	columns := splitColumns(strings.Trim(bestCellsColumns, "()"))
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_best"}, columns, pgx.CopyFromRows(rows)); err != nil {
+	columns := splitColumns(strings.Trim(t.columns(), "()"))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{scratch}, columns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `
-INSERT INTO best_cells AS b `+bestCellsColumns+`
-SELECT * FROM bulk_best ORDER BY `+bestCellsKey+`
-ON CONFLICT (`+bestCellsKey+`) DO UPDATE SET
-    sort_value = excluded.sort_value, value = excluded.value,
-    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
-WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`)
+	_, err := tx.Exec(ctx, `INSERT INTO `+t.name+` AS b `+t.columns()+`
+SELECT `+strings.Trim(t.columns(), "()")+` FROM `+scratch+t.upsertSQL())
 	return err
 }
 
