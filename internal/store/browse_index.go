@@ -15,8 +15,9 @@ import (
 // The browse index is what lists, the leaderboard and entity pages read
 // instead of scanning runs: each run's identity slugs and headline
 // numbers, the names of the slugs (identities), the best cell per group
-// (best_cells; per group and engine version, version_best_cells) and the runs per identity combination (browse_groups) and
-// per identity (identity_runs, engine_version_runs; browse_counts.go).
+// (best_cells) and per group and engine version (version_best_cells), the
+// runs per identity combination (browse_groups) and per identity
+// (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
 // batch (InsertRuns): the same statements either way (browse_index_sql.go),
 // naming their runs in one of two shapes (runsShape).
@@ -198,13 +199,13 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 	sh := shapeFor(len(ids))
 	b.Queue(nameIdentitiesSQL, names...)
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	for _, t := range bestTables {
-		best := map[bestKey]bestRow{}
-		for i, r := range runs {
-			offerCells(best, t, ids[i], r, uploaded[i])
-		}
-		if len(best) > 0 {
-			b.Queue(t.offer, t.offerBestArgs(best)...)
+	best := newBestMaps()
+	for i, r := range runs {
+		offerCells(best, ids[i], r, uploaded[i])
+	}
+	for i, t := range bestTables {
+		if len(best[i]) > 0 {
+			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}
 	}
 	b.Queue(sh.countRunsSQL(), which, 1)

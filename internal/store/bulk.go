@@ -34,7 +34,7 @@ var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(ru
 // goroutine, then Finish.
 type Bulk struct {
 	s      *Store
-	best   bulkBests
+	best   bestMaps
 	groups map[groupKey]groupRow
 	// history: the history tables' rows (history_bulk.go).
 	history bulkHistory
@@ -46,7 +46,7 @@ type Bulk struct {
 // NewBulk starts a bulk load.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	defer wrap(&err, "NewBulk")
-	b := &Bulk{s: s, best: newBulkBests(), groups: map[groupKey]groupRow{}}
+	b := &Bulk{s: s, best: newBestMaps(), groups: map[groupKey]groupRow{}}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same

@@ -61,25 +61,17 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
 	g := b.groups[gk]
 	b.groups[gk] = groupRow{base: ids[3].Slug, runs: g.runs + 1}
-	for i, t := range bestTables {
-		offerCells(b.best[i], t, id, r, uploaded)
-	}
+	offerCells(b.best, id, r, uploaded)
 }
 
-// offerCells keeps in best, for table t, the rankable cells of fresh run
-// r (stored under id at uploaded) that beat the best kept so far:
-// t.cellsSelect's rule in Go (a fresh run is not hidden; quick runs and
-// runs above the bound never rank; versionBests keeps runs that name a
-// version).
-func offerCells(best map[bestKey]bestRow, t bestTable, id string, r *run.Run, uploaded time.Time) {
+// offerCells keeps in best, for each table of bestTables, the rankable
+// cells of fresh run r (stored under id at uploaded) that beat the best
+// kept so far: bestTable.cellsSelect's rule in Go (a fresh run is not
+// hidden; quick runs and runs above the bound never rank; versionBests
+// keeps runs that name a version).
+func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
-	}
-	var version string
-	if t.version {
-		if version = r.Engine.Version; version == "" {
-			return
-		}
 	}
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
@@ -96,10 +88,17 @@ func offerCells(best map[bestKey]bestRow, t bestTable, id string, r *run.Run, up
 			if m.v == nil || !(*m.v > 0) {
 				continue
 			}
-			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, version}
+			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
-			if old, ok := best[k]; !ok || row.better(old) {
-				best[k] = row
+			for j, t := range bestTables {
+				if t.version {
+					if k.version = r.Engine.Version; k.version == "" {
+						continue
+					}
+				}
+				if old, ok := best[j][k]; !ok || row.better(old) {
+					best[j][k] = row
+				}
 			}
 		}
 	}
@@ -140,16 +139,16 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b.best, b.groups, b.history = newBulkBests(), map[groupKey]groupRow{}, bulkHistory{}
+	b.best, b.groups, b.history = newBestMaps(), map[groupKey]groupRow{}, bulkHistory{}
 	return b.s.Analyze(ctx)
 }
 
-// bulkBests is the best cells a load keeps in memory, one map per table
-// of bestTables.
-type bulkBests []map[bestKey]bestRow
+// bestMaps is best cells kept in memory, one map per table of bestTables,
+// in its order: a load's, or an upload's to offer (offerCells).
+type bestMaps []map[bestKey]bestRow
 
-func newBulkBests() bulkBests {
-	b := make(bulkBests, len(bestTables))
+func newBestMaps() bestMaps {
+	b := make(bestMaps, len(bestTables))
 	for i := range b {
 		b[i] = map[bestKey]bestRow{}
 	}
