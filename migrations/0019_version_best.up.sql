@@ -2,11 +2,11 @@
 -- metric, among the runs best_cells ranks (not hidden, not quick, not above
 -- the physical bound) that name a version: what a leaderboard filtered by
 -- engine version shows (Store.Leaderboard). It ranked every matching run's
--- cell at the point instead, a read that grew with the version's runs (0.27
--- s at 30,000 runs for a version 8 % of them have). Kept current exactly as
--- best_cells is (internal/store/browse_index_sql.go, bestTable): offered by
--- every upload and bulk load, rebuilt with the run's group on hide, show,
--- delete and deriving again.
+-- cell at the point instead, a read that grew with the version's runs
+-- (60-100 ms at 30,000 runs for a version 8-15 % of them have). Kept
+-- current exactly as best_cells is (internal/store/browse_index_sql.go,
+-- bestTable): offered by every upload and bulk load, rebuilt with the
+-- run's group on hide, show, delete and deriving again.
 CREATE TABLE version_best_cells (
     context           integer NOT NULL,
     concurrency       integer NOT NULL,
@@ -26,21 +26,32 @@ CREATE TABLE version_best_cells (
     -- By group first: a rebuild of one group's bests deletes one range.
     PRIMARY KEY (model_slug, hardware_slug, engine_slug, quantization_slug, demo, engine_version,
         context, concurrency, metric, status)
-);
--- A version's board at a point is one range of this, in rank order.
-CREATE INDEX version_best_cells_rank_idx ON version_best_cells
-    (engine_version, context, concurrency, metric, status, sort_value, uploaded_at, run_id);
--- For the delete trigger on runs.
-CREATE INDEX version_best_cells_run_idx ON version_best_cells (run_id);
+) WITH (fillfactor = 80);
+-- A version's board at a point is one range of this: its groups' bests,
+-- a few hundred rows to sort (679 for the largest version at 30,000 demo
+-- runs, 4-5 ms). Not in rank order, on purpose: no index has sort_value,
+-- uploaded_at or run_id, the columns an upload that takes a best changes,
+-- so that update is a heap-only tuple (room kept for it by the fillfactor)
+-- that writes no index entry. best_cells' way, the rank columns in this
+-- index and an index on run_id, read the board in 1.1 ms but made the
+-- offer of a run that takes its 51 bests cost 4.2-5.8 ms against 3.1
+-- (docs/performance.md): uploads are what this site is short of.
+CREATE INDEX version_best_cells_board_idx ON version_best_cells
+    (engine_version, context, concurrency, metric, status);
 
--- A run's rows go with it (migration 0017's triggers, now with this table).
+-- A run's rows go with it (migration 0017's triggers, now with this
+-- table), found by its group and version, the primary key's prefix: no
+-- index on run_id to keep current.
 CREATE OR REPLACE FUNCTION runs_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM run_sources WHERE run_id IN (SELECT id FROM gone);
     DELETE FROM decode_cells WHERE run_id IN (SELECT id FROM gone);
     DELETE FROM prefill_rows WHERE run_id IN (SELECT id FROM gone);
     DELETE FROM best_cells WHERE run_id IN (SELECT id FROM gone);
-    DELETE FROM version_best_cells WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM version_best_cells v USING gone g
+    WHERE (v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, v.demo, v.engine_version) =
+        (g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug, g.demo, g.engine_version)
+        AND v.run_id = g.id;
     DELETE FROM history_cells WHERE run_id IN (SELECT id FROM gone);
     RETURN NULL;
 END $$;
