@@ -18,6 +18,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/httpfront"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/static"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -130,6 +131,51 @@ func TestFrontAnswersHitsAsChain(t *testing.T) {
 				t.Errorf("%s %v: If-None-Match %s through the front = %d %q", path, headers, tag, notMod.StatusCode, notMod.Header.Get("Etag"))
 			}
 		}
+	}
+}
+
+// TestFrontAnswersStaticAsChain: a static file's gzipped copy, what every
+// page's visitor asks for next on the same connection, is answered by the
+// front with the chain's headers and bytes; one the client does not take
+// gzipped goes through the chain.
+func TestFrontAnswersStaticAsChain(t *testing.T) {
+	st, _ := dbtest.New(t)
+	b, _ := i18n.Default()
+	var log lockedBuffer
+	handler := web.New(web.Config{Store: st, Bundle: b, Version: "test",
+		Logger: slog.New(slog.NewTextHandler(&log, nil)), Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	frontURL, answered := startFront(t, handler)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for _, path := range []string{static.URL("css/site.css"), static.URL("js/copy.js"), "/static/css/site.css"} {
+		for _, headers := range [][]string{{"Accept-Encoding: gzip"}, {"Accept-Encoding: br, gzip;q=0.5"}, {"Accept-Encoding: identity"}} {
+			before := answered.Load()
+			chainResp, chain := getWith(t, srv.Client(), srv.URL+path, headers...)
+			frontResp, front := getWith(t, client, frontURL+path, headers...)
+			took := answered.Load() - before
+			if gz := headers[0] != "Accept-Encoding: identity"; took != map[bool]int64{true: 1, false: 0}[gz] {
+				t.Errorf("%s %v: the front answered %d itself (gzip taken: %v)", path, headers, took, gz)
+			}
+			if chainResp.StatusCode != 200 || frontResp.StatusCode != 200 {
+				t.Fatalf("%s %v: %d and %d", path, headers, chainResp.StatusCode, frontResp.StatusCode)
+			}
+			chainResp.Header.Del("Date")
+			frontResp.Header.Del("Date")
+			if !equalHeaders(chainResp.Header, frontResp.Header) || chain != front {
+				t.Errorf("%s %v: the front's answer differs from the chain's:\nchain %v\nfront %v", path, headers, chainResp.Header, frontResp.Header)
+			}
+		}
+	}
+	got := 0
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		// A line is written once its answer is sent.
+		if got = strings.Count(log.String(), "path=/static/css/site.css status=200"); got >= 12 {
+			break
+		}
+	}
+	if got != 12 {
+		t.Errorf("%d access log lines for the stylesheet, want one per request (12)", got)
 	}
 }
 
