@@ -57,7 +57,7 @@ func (h *hitFirst) AnswerHit(w http.ResponseWriter, r *http.Request) bool {
 	// Before anything reads the query: pages are built from, and cached
 	// under, the query without its tracking parameters.
 	r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
-	return h.s.serveHit(w, r, h.Mux, h.security)
+	return h.s.serveHit(w, r, h.Mux, h.security) || h.s.serveStaticHit(w, r, h.security)
 }
 
 // routeContexts are the route contexts hits looks routes up with.

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/httpfront"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/static"
 	"github.com/speedmatrix/speedmatrix/web"
 )
 
@@ -119,9 +121,7 @@ func TestFrontAnswersHitsAsChain(t *testing.T) {
 			if answered.Load() != before+1 {
 				t.Errorf("%s %v: the front did not answer the hit itself", path, headers)
 			}
-			chainResp.Header.Del("Date")
-			frontResp.Header.Del("Date")
-			if !equalHeaders(chainResp.Header, frontResp.Header) || chain != hit {
+			if !sameAnswer(chainResp, frontResp, chain, hit) {
 				t.Errorf("%s %v: the front's hit differs from the chain's:\nchain %v\nfront %v", path, headers, chainResp.Header, frontResp.Header)
 			}
 			tag := frontResp.Header.Get("Etag")
@@ -130,6 +130,71 @@ func TestFrontAnswersHitsAsChain(t *testing.T) {
 				t.Errorf("%s %v: If-None-Match %s through the front = %d %q", path, headers, tag, notMod.StatusCode, notMod.Header.Get("Etag"))
 			}
 		}
+	}
+}
+
+// TestFrontAnswersStaticAsChain: a static file's gzipped copy, what every
+// page's visitor asks for next on the same connection, is answered by the
+// front with the chain's headers and bytes; one the client does not take
+// gzipped goes through the chain.
+func TestFrontAnswersStaticAsChain(t *testing.T) {
+	st, _ := dbtest.New(t)
+	b, _ := i18n.Default()
+	var log lockedBuffer
+	handler := web.New(web.Config{Store: st, Bundle: b, Version: "test",
+		Logger: slog.New(slog.NewTextHandler(&log, nil)), Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	frontURL, answered := startFront(t, handler)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for _, path := range []string{static.URL("css/site.css"), static.URL("js/copy.js"), "/static/css/site.css"} {
+		for _, headers := range [][]string{{"Accept-Encoding: gzip"}, {"Accept-Encoding: br, gzip;q=0.5"}, {"Accept-Encoding: identity"}} {
+			before := answered.Load()
+			chainResp, chain := getWith(t, srv.Client(), srv.URL+path, headers...)
+			frontResp, front := getWith(t, client, frontURL+path, headers...)
+			took := answered.Load() - before
+			if gz := headers[0] != "Accept-Encoding: identity"; took != map[bool]int64{true: 1, false: 0}[gz] {
+				t.Errorf("%s %v: the front answered %d itself (gzip taken: %v)", path, headers, took, gz)
+			}
+			if chainResp.StatusCode != 200 || frontResp.StatusCode != 200 {
+				t.Fatalf("%s %v: %d and %d", path, headers, chainResp.StatusCode, frontResp.StatusCode)
+			}
+			if !sameAnswer(chainResp, frontResp, chain, front) {
+				t.Errorf("%s %v: the front's answer differs from the chain's:\nchain %v\nfront %v", path, headers, chainResp.Header, frontResp.Header)
+			}
+		}
+		// The gzipped answer never meets the middleware chain (the hit path
+		// takes it there too), so its headers are held against the
+		// chain's own answer of the plain file: the same but for the
+		// encoding and what the file server adds.
+		plainResp, plain := getWith(t, srv.Client(), srv.URL+path, "Accept-Encoding: identity")
+		gzResp, gz := getWith(t, client, frontURL+path, "Accept-Encoding: gzip")
+		unzipped, err := gzip.NewReader(strings.NewReader(gz))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(unzipped)
+		if string(body) != plain || gzResp.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: the gzipped answer is not the file", path)
+		}
+		for _, h := range []http.Header{plainResp.Header, gzResp.Header} {
+			for _, k := range []string{"Date", "Content-Length", "Content-Encoding", "Accept-Ranges", "Last-Modified"} {
+				h.Del(k)
+			}
+		}
+		if !equalHeaders(plainResp.Header, gzResp.Header) {
+			t.Errorf("%s: the front's gzipped answer has other headers than the chain's plain one:\nchain %v\nfront %v", path, plainResp.Header, gzResp.Header)
+		}
+	}
+	got := 0
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		// A line is written once its answer is sent.
+		if got = strings.Count(log.String(), "path=/static/css/site.css status=200"); got >= 16 {
+			break
+		}
+	}
+	if got != 16 {
+		t.Errorf("%d access log lines for the stylesheet, want one per request (16)", got)
 	}
 }
 
@@ -157,6 +222,14 @@ func startFront(t *testing.T, handler http.Handler) (string, *atomic.Int64) {
 		f.Shutdown(ctx)
 	})
 	return "http://" + ln.Addr().String(), answered
+}
+
+// sameAnswer reports whether two answers have the same headers (but
+// for the Date) and body.
+func sameAnswer(a, b *http.Response, aBody, bBody string) bool {
+	a.Header.Del("Date")
+	b.Header.Del("Date")
+	return equalHeaders(a.Header, b.Header) && aBody == bBody
 }
 
 // equalHeaders compares two responses' headers, values in order.

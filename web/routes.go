@@ -23,7 +23,7 @@ func (s *Server) routes() *chi.Mux {
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
-	r.Handle("/static/*", staticFiles())
+	r.Handle(staticPattern, staticFiles())
 	r.Get("/favicon.ico", favicon) // for clients that ask the root, not the page's <link rel=icon>
 
 	r.Group(func(r chi.Router) {

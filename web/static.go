@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/speedmatrix/speedmatrix/static"
 )
@@ -22,26 +23,71 @@ import (
 func staticFiles() http.Handler {
 	fsrv := http.StripPrefix(static.Prefix, http.FileServerFS(static.FS))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("v") != "" {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
-			w.Header().Set("Cache-Control", "public, max-age=3600")
-		}
-		name := strings.TrimPrefix(r.URL.Path, static.Prefix)
-		if gz, ok := staticGzip()[name]; ok {
-			w.Header().Add("Vary", "Accept-Encoding")
-			if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
-				h := w.Header()
-				h.Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
-				h.Set("Content-Encoding", "gzip")
-				h.Set("Content-Length", strconv.Itoa(len(gz)))
-				_, _ = w.Write(gz)
-				return
-			}
+		if gz, name := staticHeaders(w.Header(), r); gz != nil && accepts(r.Header.Get("Accept-Encoding"), "gzip") {
+			writeStaticGzip(w, name, gz)
+			return
 		}
 		fsrv.ServeHTTP(w, r)
 	})
 }
+
+// staticHeaders sets on h what every answer of the static file r asks
+// for carries (how long it may be kept; Vary when it has a gzipped copy),
+// and returns its name and its gzipped copy, if it has one.
+func staticHeaders(h http.Header, r *http.Request) (gz []byte, name string) {
+	if r.URL.Query().Get("v") != "" {
+		h["Cache-Control"] = cacheForGood
+	} else {
+		h["Cache-Control"] = cacheAnHour
+	}
+	name = strings.TrimPrefix(r.URL.Path, static.Prefix)
+	gz, ok := staticGzip()[name]
+	if ok {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	return gz, name
+}
+
+var (
+	cacheForGood = []string{"public, max-age=31536000, immutable"}[:1:1]
+	cacheAnHour  = []string{"public, max-age=3600"}[:1:1]
+)
+
+// writeStaticGzip answers with the gzipped copy gz of the static file name.
+func writeStaticGzip(w http.ResponseWriter, name string, gz []byte) {
+	h := w.Header()
+	h.Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+	h.Set("Content-Encoding", "gzip")
+	h.Set("Content-Length", strconv.Itoa(len(gz)))
+	_, _ = w.Write(gz)
+}
+
+// serveStaticHit answers r before the middleware chain when it asks for a
+// static file's gzipped copy (the common case: every page's stylesheet
+// and script), with the headers, metrics and log line the chain would
+// give it (hit.go), and reports whether it did. That keeps a browser's
+// connection with the front after the page (httpfront hands a connection
+// to net/http at the first request it does not take).
+func (s *Server) serveStaticHit(w http.ResponseWriter, r *http.Request, security headerSet) bool {
+	if r.Method != http.MethodGet || r.URL.RawPath != "" || !strings.HasPrefix(r.URL.Path, static.Prefix) ||
+		!accepts(r.Header.Get("Accept-Encoding"), "gzip") {
+		return false
+	}
+	if _, ok := staticGzip()[strings.TrimPrefix(r.URL.Path, static.Prefix)]; !ok {
+		return false
+	}
+	start := time.Now()
+	h := w.Header()
+	security.apply(h)
+	gz, name := staticHeaders(h, r)
+	writeStaticGzip(w, name, gz)
+	s.logRequest(r, http.StatusOK, len(gz), start)
+	s.metrics.observe(staticPattern, r.Method, http.StatusOK, start)
+	return true
+}
+
+// staticPattern is the static files' route (routes.go).
+const staticPattern = "/static/*"
 
 // staticGzip holds each embedded CSS and JS file compressed once: the files
 // never change while the binary runs, so compressing per request would be

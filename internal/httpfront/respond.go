@@ -40,11 +40,8 @@ func (w *writer) WriteHeader(code int) {
 
 // Write appends p to the body, after an implicit WriteHeader(200).
 func (w *writer) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.WriteHeader(http.StatusOK)
-	}
-	if !bodyAllowed(w.status) {
-		return 0, http.ErrBodyNotAllowed
+	if err := w.bodyWritable(); err != nil {
+		return 0, err
 	}
 	w.body = append(w.body, p...)
 	return len(p), nil
@@ -52,14 +49,23 @@ func (w *writer) Write(p []byte) (int, error) {
 
 // WriteString is Write for a string, without the conversion.
 func (w *writer) WriteString(s string) (int, error) {
+	if err := w.bodyWritable(); err != nil {
+		return 0, err
+	}
+	w.body = append(w.body, s...)
+	return len(s), nil
+}
+
+// bodyWritable sends the implicit WriteHeader(200) and says, as net/http
+// does, when the status carries no body.
+func (w *writer) bodyWritable() error {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
 	if !bodyAllowed(w.status) {
-		return 0, http.ErrBodyNotAllowed
+		return http.ErrBodyNotAllowed
 	}
-	w.body = append(w.body, s...)
-	return len(s), nil
+	return nil
 }
 
 // reset readies the writer for the next request.
