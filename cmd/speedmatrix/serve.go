@@ -68,7 +68,9 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logOut := newLogBuffer(os.Stderr)
+	defer logOut.Flush()
+	logger := slog.New(newLogHandler(logOut))
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
 	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
