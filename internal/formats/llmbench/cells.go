@@ -87,10 +87,10 @@ func (p *parser) metrics(at string, rec *cellRec, m *run.Measurement, metricsAva
 		m.PerRequestTPS = f(1, v)
 	}
 	if v := p.nonNegative(m.Path, ".ttft_p50", rec.TTFTP50); v > 0 {
-		m.TTFTms = f(2, v * 1000)
+		m.TTFTms = f(2, v*1000)
 	}
 	if v := p.nonNegative(m.Path, ".inter_token_latency_p50", rec.ITLP50); v > 0 {
-		m.TBTms = f(3, v * 1000)
+		m.TBTms = f(3, v*1000)
 	}
 	// avg_running_reqs is a mean of scheduler samples; 0 means none were
 	// taken (no /metrics), not an idle server.
