@@ -25,24 +25,40 @@ import (
 // The handler is still the router's route table (chi.Routes), for what
 // walks it.
 func (s *Server) hits(mux *chi.Mux) http.Handler {
-	security := securitySet(s.baseURL)
-	return hitFirst{Mux: mux, serve: middleware.Recoverer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Before anything reads the query: pages are built from, and
-		// cached under, the query without its tracking parameters.
-		r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
-		if !s.serveHit(w, r, mux, security) {
+	h := &hitFirst{Mux: mux, s: s, security: securitySet(s.baseURL)}
+	h.serve = middleware.Recoverer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.AnswerHit(w, r) {
 			mux.ServeHTTP(w, r)
 		}
-	}))}
+	}))
+	return h
+}
+
+// HitAnswerer is what New's handler also is: AnswerHit answers a fresh
+// hit of the page cache and reports whether it did, writing nothing when
+// it did not, so that a server in front of the handler (httpfront) can
+// answer hits without net/http and send the rest to the handler.
+type HitAnswerer interface {
+	AnswerHit(w http.ResponseWriter, r *http.Request) bool
 }
 
 // hitFirst is the router with hits answered first (hits).
 type hitFirst struct {
 	*chi.Mux
-	serve http.Handler
+	s        *Server
+	security headerSet
+	serve    http.Handler
 }
 
-func (h hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
+func (h *hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
+
+// AnswerHit answers r when it is a fresh hit (HitAnswerer).
+func (h *hitFirst) AnswerHit(w http.ResponseWriter, r *http.Request) bool {
+	// Before anything reads the query: pages are built from, and cached
+	// under, the query without its tracking parameters.
+	r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
+	return h.s.serveHit(w, r, h.Mux, h.security)
+}
 
 // routeContexts are the route contexts hits looks routes up with.
 var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}

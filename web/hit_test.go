@@ -1,16 +1,22 @@
 package web_test
 
 import (
+	"context"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/httpfront"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web"
 )
@@ -70,6 +76,87 @@ func TestHitAnswersAsChain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFrontAnswersHitsAsChain: the server the binary runs (the chain
+// behind httpfront's front) answers a warm hit itself, without net/http,
+// with the same headers and body as the chain's hit of the same page,
+// and a 304 for its ETag; a miss goes through to the chain.
+func TestFrontAnswersHitsAsChain(t *testing.T) {
+	st, dbURL := dbtest.New(t)
+	b, _ := i18n.Default()
+	handler := web.New(web.Config{Store: st, Bundle: b, Version: "test",
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	s := &site{Server: srv, store: st, url: dbURL}
+	id := s.seed(t)
+	frontURL, answered := startFront(t, handler)
+	// A connection the front hands to net/http stays there: one request
+	// per connection, so that each is the front's to take.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	frontGet := func(path string, headers ...string) (*http.Response, string) {
+		t.Helper()
+		return getWith(t, client, frontURL+path, headers...)
+	}
+	host := "Host: " + strings.TrimPrefix(srv.URL, "http://") // the page cache keys pages by host
+	n := 0
+	for _, page := range []string{"/runs/" + id, "/runs/" + id + "/embed", "/runs/" + id + ".json", "/", "/leaderboard"} {
+		for _, headers := range [][]string{
+			{"Accept-Encoding: gzip"}, {"Accept-Encoding: br, gzip"}, {},
+			{"Accept-Encoding: gzip", "Cookie: lang=ja; session=abc"},
+		} {
+			n++
+			path := page + "?front=" + strconv.Itoa(n) // a page of its own: the first GET is its miss
+			headers = append(headers, host)
+			before := answered.Load()
+			frontMiss, _ := frontGet(path, headers...)
+			if answered.Load() != before || frontMiss.StatusCode != 200 {
+				t.Fatalf("%s %v: the front answered a miss itself (%d)", path, headers, frontMiss.StatusCode)
+			}
+			chainResp, chain := s.get(t, path, headers...)
+			frontResp, hit := frontGet(path, headers...)
+			if answered.Load() != before+1 {
+				t.Errorf("%s %v: the front did not answer the hit itself", path, headers)
+			}
+			chainResp.Header.Del("Date")
+			frontResp.Header.Del("Date")
+			if !equalHeaders(chainResp.Header, frontResp.Header) || chain != hit {
+				t.Errorf("%s %v: the front's hit differs from the chain's:\nchain %v\nfront %v", path, headers, chainResp.Header, frontResp.Header)
+			}
+			tag := frontResp.Header.Get("Etag")
+			notMod, _ := frontGet(path, append([]string{"If-None-Match: " + tag}, headers...)...)
+			if notMod.StatusCode != http.StatusNotModified || notMod.Header.Get("Etag") != tag || answered.Load() != before+2 {
+				t.Errorf("%s %v: If-None-Match %s through the front = %d %q", path, headers, tag, notMod.StatusCode, notMod.Header.Get("Etag"))
+			}
+		}
+	}
+}
+
+// startFront serves handler as the binary does, hits answered by
+// httpfront before net/http, and returns its URL; answered counts the
+// hits it answered.
+func startFront(t *testing.T, handler http.Handler) (string, *atomic.Int64) {
+	t.Helper()
+	answered := new(atomic.Int64)
+	f := httpfront.New(&http.Server{Handler: handler}, func(w http.ResponseWriter, r *http.Request) bool {
+		ok := handler.(web.HitAnswerer).AnswerHit(w, r)
+		if ok {
+			answered.Add(1)
+		}
+		return ok
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go f.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		f.Shutdown(ctx)
+	})
+	return "http://" + ln.Addr().String(), answered
 }
 
 // equalHeaders compares two responses' headers, values in order.

@@ -60,7 +60,14 @@ func (s *site) seed(t testing.TB) string {
 // get fetches path with optional headers ("Name: value").
 func (s *site) get(t testing.TB, path string, headers ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest("GET", s.URL+path, nil)
+	return getWith(t, s.Client(), s.URL+path, headers...)
+}
+
+// getWith GETs url with client and the given "Key: value" headers (Host
+// among them), and returns the response and its body.
+func getWith(t testing.TB, client *http.Client, url string, headers ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +78,7 @@ func (s *site) get(t testing.TB, path string, headers ...string) (*http.Response
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := s.Client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

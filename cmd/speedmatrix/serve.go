@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/internal/httpfront"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -81,16 +82,20 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		site.Mailer = cfg.Mailer
 		logger.Info("mail on", "smtp", cfg.Mailer.String())
 	}
+	handler := web.New(site)
 	srv := &http.Server{
-		Handler:           web.New(site),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
+	// Cache hits are answered before net/http, the rest by it
+	// (internal/httpfront).
+	front := httpfront.New(srv, handler.(web.HitAnswerer).AnswerHit)
 	fmt.Fprintf(out, "speedmatrix: serving http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- front.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -99,7 +104,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	fmt.Fprintln(out, "speedmatrix: shutting down")
 	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	return srv.Shutdown(shutCtx)
+	return front.Shutdown(shutCtx)
 }
 
 // loadDemoIfEmpty fills an empty private database with the demo runs, so

@@ -17,32 +17,41 @@ type RunFilter struct {
 // compares.
 type filterField struct {
 	column string
-	// grouped: the runs of a browse group share the column, so best_cells
-	// has it too.
-	grouped bool
-	value   func(RunFilter) string
+	// kept is the narrowest table of bests that has the column, so that
+	// a board filtered on it can read bests: best_cells for a column the
+	// runs of a browse group share, version_best_cells for the engine
+	// version, none (nil) for the submitter.
+	kept  *bestTable
+	value func(RunFilter) string
 }
 
 // filterFields lists RunFilter's fields besides Model in a fixed order (by
 // column), so that the same fields set give the same SQL text every time,
 // and PostgreSQL the same statement to keep a plan for.
 var filterFields = []filterField{
-	{"engine_slug", true, func(f RunFilter) string { return f.Engine }},
-	{"engine_version", false, func(f RunFilter) string { return f.EngineVersion }},
-	{"hardware_slug", true, func(f RunFilter) string { return f.Hardware }},
-	{"quantization_slug", true, func(f RunFilter) string { return f.Quantization }},
-	{"submitter_slug", false, func(f RunFilter) string { return f.Submitter }},
+	{"engine_slug", &groupBests, func(f RunFilter) string { return f.Engine }},
+	{"engine_version", &versionBests, func(f RunFilter) string { return f.EngineVersion }},
+	{"hardware_slug", &groupBests, func(f RunFilter) string { return f.Hardware }},
+	{"quantization_slug", &groupBests, func(f RunFilter) string { return f.Quantization }},
+	{"submitter_slug", nil, func(f RunFilter) string { return f.Submitter }},
 }
 
-// grouped reports whether f sets only identities that a browse group's runs
-// share, which best_cells can answer.
-func (f RunFilter) grouped() bool {
+// bests is the table of bests that answers a board filtered by f
+// (best_cells unless f sets the engine version; every table has the
+// model's columns), or false when none does: f sets the submitter, which
+// only the runs' own cells can answer.
+func (f RunFilter) bests() (bestTable, bool) {
+	t := groupBests
 	for _, ff := range filterFields {
-		if !ff.grouped && ff.value(f) != "" {
-			return false
+		switch {
+		case ff.value(f) == "":
+		case ff.kept == nil:
+			return bestTable{}, false
+		case ff.kept.version:
+			t = *ff.kept
 		}
 	}
-	return true
+	return t, true
 }
 
 // query builds a WHERE clause with numbered placeholders: values never
@@ -73,7 +82,8 @@ func (q *query) sql() string {
 }
 
 // filter adds f's conditions on the columns of alias: r (runs) for any
-// filter, b (best_cells) for a grouped one. With opaque, each value is
+// filter, b (a table of bests) for one that the table answers
+// (RunFilter.bests). With opaque, each value is
 // compared as (SELECT $n).
 //
 // ListRuns asks for opaque values: the planner cannot see into (SELECT $n),

@@ -15,8 +15,9 @@ import (
 // The browse index is what lists, the leaderboard and entity pages read
 // instead of scanning runs: each run's identity slugs and headline
 // numbers, the names of the slugs (identities), the best cell per group
-// (best_cells) and the runs per identity combination (browse_groups) and
-// per identity (identity_runs, engine_version_runs; browse_counts.go).
+// (best_cells) and per group and engine version (version_best_cells), the
+// runs per identity combination (browse_groups) and per identity
+// (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
 // batch (InsertRuns): the same statements either way (browse_index_sql.go),
 // naming their runs in one of two shapes (runsShape).
@@ -30,7 +31,8 @@ import (
 //  2. bulkLock, for a batch;
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
-//  5. best_cells rows, by key: offerBestSQL;
+//  5. best_cells rows, then version_best_cells rows, each by key:
+//     bestTable.offerSQL;
 //  6. new browse_groups rows, by key, then new history_versions rows, by
 //     key: countRunsSQL (an existing row is not locked; the runs go to
 //     browse_count_deltas, which nobody locks);
@@ -195,13 +197,17 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 		which = ids[0]
 	}
 	sh := shapeFor(len(ids))
-	best := map[bestKey]bestRow{}
+	b.Queue(nameIdentitiesSQL, names...)
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
+	best := newBestMaps()
 	for i, r := range runs {
 		offerCells(best, ids[i], r, uploaded[i])
 	}
-	b.Queue(nameIdentitiesSQL, names...)
-	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	b.Queue(offerBestSQL, offerBestArgs(best)...)
+	for i, t := range bestTables {
+		if len(best[i]) > 0 {
+			b.Queue(t.offer, t.offerBestArgs(best[i])...)
+		}
+	}
 	b.Queue(sh.countRunsSQL(), which, 1)
 	queueOfferHistory(b, sh, which, ids, runs)
 }

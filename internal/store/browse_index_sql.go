@@ -1,5 +1,7 @@
 package store
 
+import "strings"
+
 // The statements of the browse index (browse_index.go), in lock order
 // where they lock rows. Those that name the runs they file take them in
 // either shape (runsShape); the text is the same otherwise.
@@ -35,13 +37,14 @@ FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS v (kind, slug
 ORDER BY kind, slug, n
 ON CONFLICT (kind, slug) DO NOTHING`
 
-// bestCellsSelectAll lists a run's (or a group's) rankable cells as
-// best_cells rows: one per valid or queued cell and metric that has a
-// positive value.
-const bestCellsSelectAll = `
+// bestCellsSelectList and bestCellsFrom are bestCellsSelectAll's two
+// halves, for a table of bests with more columns (bestTable.cellsSelect).
+const (
+	bestCellsSelectList = `
 SELECT c.context, c.concurrency, m.metric, c.status,
     r.model_slug, r.model_base_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo,
-    CASE WHEN m.metric = 'ttft_ms' THEN m.v ELSE -m.v END AS sort_value, m.v, r.id, r.uploaded_at
+    CASE WHEN m.metric = 'ttft_ms' THEN m.v ELSE -m.v END AS sort_value, m.v, r.id, r.uploaded_at`
+	bestCellsFrom = `
 FROM decode_cells c
 JOIN runs r ON r.id = c.run_id
 CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
@@ -49,6 +52,12 @@ CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per
 WHERE c.status IN ('valid', 'queued') AND m.v > 0
     -- Hidden runs and lil-bench quick runs never rank.
     AND NOT r.hidden AND r.profile <> 'quick'`
+)
+
+// bestCellsSelectAll lists a run's (or a group's) rankable cells as
+// best_cells rows: one per valid or queued cell and metric that has a
+// positive value.
+const bestCellsSelectAll = bestCellsSelectList + bestCellsFrom
 
 // bestCellsSelect is what best_cells holds: runs above the physical bound
 // are left out, so a group's best is its best plausible run; a leaderboard
@@ -64,11 +73,84 @@ const bestCellsColumnList = `context, concurrency, metric, status, model_slug, m
 // bestCellsKey is best_cells' primary key.
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
 
-// offerBestSQL offers cells to best_cells, the best of the runs' cells per
-// key (offerCells), given as arrays by column of bestCellsColumns ($1…$14,
-// offerBestArgs): each takes the group's place when it is better than the
-// stored one. The upsert locks the rows it replaces, in key order, so
-// concurrent uploads to one group settle on the best of them.
+// bestTable is a table of best cells kept current as runs come and go:
+// best_cells, the best per browse group (groupBests), or
+// version_best_cells, the best per group and engine version among the
+// runs that name one (versionBests, migration 0019), for a leaderboard
+// filtered by version. Both take the same offers, rebuilds and rule
+// (bestCellsSelect); the second has one more column and key column,
+// engine_version.
+type bestTable struct {
+	name string
+	// version: the table keeps a best per engine version too.
+	version bool
+	// offer is offerSQL(), made once: an upload sends it every time.
+	offer string
+}
+
+var (
+	groupBests   = newBestTable("best_cells", false)
+	versionBests = newBestTable("version_best_cells", true)
+	// bestTables is every table of bests, in the lock order of
+	// browse_index.go.
+	bestTables = []bestTable{groupBests, versionBests}
+)
+
+func newBestTable(name string, version bool) bestTable {
+	t := bestTable{name: name, version: version}
+	t.offer = t.offerSQL()
+	return t
+}
+
+// extra is t's columns past best_cells' own, each after a comma.
+func (t bestTable) extra() string {
+	if t.version {
+		return ", engine_version"
+	}
+	return ""
+}
+
+// key is t's key columns.
+func (t bestTable) key() string { return bestCellsKey + t.extra() }
+
+// columns is t's columns, in parentheses.
+func (t bestTable) columns() string { return `(` + bestCellsColumnList + t.extra() + `)` }
+
+// cellsSelect is bestCellsSelect in t's columns: for versionBests, only
+// the runs that name a version, and their version last.
+func (t bestTable) cellsSelect() string {
+	if t.version {
+		return bestCellsSelectList + `, r.engine_version` + bestCellsFrom + ` AND NOT r.above_bound AND r.engine_version <> ''`
+	}
+	return bestCellsSelect
+}
+
+// rebuildSQL inserts into t the best of the cells cellsSelect picks where
+// cond holds too (on runs r; "true" for every run): a rebuild of bests
+// whose rows were deleted.
+func (t bestTable) rebuildSQL(cond string) string {
+	return `INSERT INTO ` + t.name + ` ` + t.columns() + `
+SELECT DISTINCT ON (` + t.key() + `) * FROM (` + t.cellsSelect() + ` AND ` + cond + `) AS x
+ORDER BY ` + t.key() + `, sort_value, uploaded_at, id`
+}
+
+// upsertSQL is the end of an offer of rows to t: a better row takes its
+// key's place. The upsert locks the rows it replaces in key order.
+func (t bestTable) upsertSQL() string {
+	return `
+ORDER BY ` + t.key() + `
+ON CONFLICT (` + t.key() + `) DO UPDATE SET
+    sort_value = excluded.sort_value, value = excluded.value,
+    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
+WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`
+}
+
+// offerSQL offers cells to t, the best of the runs' cells per key
+// (offerCells), given as arrays by column of t.columns() ($1…$14, and $15
+// for the version; offerBestArgs): each takes the group's place when it
+// is better than the stored one. The upsert locks the rows it replaces,
+// in key order, so concurrent uploads to one group settle on the best of
+// them.
 //
 // Offers no better than the stored best are left out before the upsert:
 // ON CONFLICT DO UPDATE locks (writes) every conflicting row even when its
@@ -78,46 +160,53 @@ const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware
 // excludes them, makes one worse). The stored best is looked up by a
 // LATERAL subquery with LIMIT 1, a probe of the primary key per offer
 // whatever the plan (TestOneRunIndexPlansProbeKeys): a generic plan made
-// while best_cells was small could otherwise hash the whole table.
+// while the table was small could otherwise hash the whole table.
 //
 // The cells come from memory rather than read back from decode_cells
 // joined to runs, which made this the costliest statement of an upload.
-const offerBestSQL = `
-INSERT INTO best_cells AS b ` + bestCellsColumns + `
-SELECT y.* FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-    $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[]) AS y ` + bestCellsColumns + `
-LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM best_cells o
-    WHERE (o.context, o.concurrency, o.metric, o.status, o.model_slug, o.hardware_slug, o.engine_slug, o.quantization_slug, o.demo) =
-        (y.context, y.concurrency, y.metric, y.status, y.model_slug, y.hardware_slug, y.engine_slug, y.quantization_slug, y.demo)
+func (t bestTable) offerSQL() string {
+	arrays := `$1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+    $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[]`
+	if t.version {
+		arrays += `, $15::text[]`
+	}
+	key := strings.Split(t.key(), ", ")
+	return `
+INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
+SELECT y.* FROM unnest(` + arrays + `) AS y ` + t.columns() + `
+LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
+    WHERE (o.` + strings.Join(key, ", o.") + `) = (y.` + strings.Join(key, ", y.") + `)
     LIMIT 1) AS o ON true
-WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_value, o.uploaded_at, o.run_id)
-ORDER BY ` + bestCellsKey + `
-ON CONFLICT (` + bestCellsKey + `) DO UPDATE SET
-    sort_value = excluded.sort_value, value = excluded.value,
-    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
-WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`
+WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_value, o.uploaded_at, o.run_id)` +
+		t.upsertSQL()
+}
 
-// offerBestArgs are offerBestSQL's parameters for the cells in best.
-func offerBestArgs(best map[bestKey]bestRow) []any {
+// offerBestArgs are t.offer's parameters for the cells in best.
+func (t bestTable) offerBestArgs(best map[bestKey]bestRow) []any {
 	offers := make([]bestOffer, 0, len(best))
 	for k, v := range best {
 		offers = append(offers, bestOffer{k, v})
 	}
-	args := make([]any, len(bestOfferColumns))
-	for j, of := range bestOfferColumns {
+	columns := bestOfferColumns
+	if !t.version {
+		columns = columns[:len(columns)-1]
+	}
+	args := make([]any, len(columns))
+	for j, of := range columns {
 		args[j] = of(offers)
 	}
 	return args
 }
 
-// bestOffer is one cell offered to best_cells.
+// bestOffer is one cell offered to a table of bests.
 type bestOffer struct {
 	k bestKey
 	v bestRow
 }
 
-// bestOfferColumns are offerBestSQL's parameters $1…$14, each an array
-// read in place from the offers.
+// bestOfferColumns are t.offer's parameters $1…$15 (the last, the engine
+// version, for versionBests only), each an array read in place from the
+// offers.
 var bestOfferColumns = []func([]bestOffer) any{
 	field(func(o *bestOffer) pgInt { return pgInt{&o.k.context} }),
 	field(func(o *bestOffer) pgInt { return pgInt{&o.k.concurrency} }),

@@ -27,8 +27,9 @@ type LeaderQuery struct {
 	Queued bool
 	Filter RunFilter
 	Limit  int
-	// IncludeFlagged ranks runs above the physical bound too; best_cells
-	// leaves them out, so such a board ranks from the runs' own cells.
+	// IncludeFlagged ranks runs above the physical bound too; the tables
+	// of bests leave them out, so such a board adds the flagged runs' own
+	// cells (bestsWithFlagged).
 	IncludeFlagged bool
 }
 
@@ -83,9 +84,10 @@ const leaderOrder = `b.sort_value, b.uploaded_at, b.run_id`
 // Leaderboard ranks the groups' best cells at one grid point: better value
 // first (higher tok/s, lower TTFT), ties to the earlier upload, then to the
 // smaller run id. Filters on the group's identities read the precomputed
-// best_cells (with the few runs above the physical bound added when they
-// are included); a filter on submitter or engine version (which a group's
-// runs do not share) ranks from the matching runs' own cells instead.
+// best_cells, and a filter on the engine version version_best_cells (with
+// the few runs above the physical bound added when they are included); a
+// filter on submitter (which a group's runs do not share) ranks from the
+// matching runs' own cells instead.
 func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow, err error) {
 	defer wrap(&err, "Leaderboard(%+v)", lq)
 	if !validMetric(lq.Metric) {
@@ -93,13 +95,14 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	}
 	var q query
 	var from string
+	t, stored := lq.Filter.bests()
 	switch {
-	case !lq.Filter.grouped():
+	case !stored:
 		from, err = s.liveBests(ctx, &q, lq, "")
 	case lq.IncludeFlagged:
-		from, err = s.bestsWithFlagged(ctx, &q, lq)
+		from, err = s.bestsWithFlagged(ctx, &q, lq, t)
 	default:
-		from = "best_cells b"
+		from = t.name + " b"
 		err = s.storedBests(ctx, &q, lq)
 	}
 	if err != nil {
@@ -138,7 +141,8 @@ func leaderStatus(lq LeaderQuery) string {
 	return "valid"
 }
 
-// storedBests adds to q the conditions on best_cells b of lq's board.
+// storedBests adds to q the conditions on the table of bests b of lq's
+// board.
 func (s *Store) storedBests(ctx context.Context, q *query, lq LeaderQuery) error {
 	q.add("b.context = ?", lq.Context)
 	q.add("b.concurrency = ?", lq.Concurrency)
@@ -174,7 +178,7 @@ func (s *Store) liveBests(ctx context.Context, q *query, lq LeaderQuery, more st
 }
 
 // bestsWithFlagged is lq's board with the runs above the physical bound
-// included, as a subquery b: best_cells holds each group's best of the
+// included, as a subquery b: table t holds each group's best of the
 // other runs, so a group's best of all is the better of that and its
 // flagged runs' best. Only the board's first lq.Limit stored bests can
 // rank, besides groups with flagged runs: any other group has that many
@@ -184,13 +188,13 @@ func (s *Store) liveBests(ctx context.Context, q *query, lq LeaderQuery, more st
 // finds them), where ranking every run's cell at the point read the whole
 // table: 1.5 s at 30,000 runs. The conditions are the subquery's own, so q
 // keeps only its arguments.
-func (s *Store) bestsWithFlagged(ctx context.Context, q *query, lq LeaderQuery) (string, error) {
+func (s *Store) bestsWithFlagged(ctx context.Context, q *query, lq LeaderQuery, t bestTable) (string, error) {
 	var stored query
 	if err := s.storedBests(ctx, &stored, lq); err != nil {
 		return "", err
 	}
-	storedSQL := fmt.Sprintf(`SELECT %s FROM best_cells b%s ORDER BY %s LIMIT $%d`,
-		bestCellsColumnList, stored.sql(), leaderOrder, len(stored.args)+1)
+	storedSQL := fmt.Sprintf(`SELECT %s FROM %s b%s ORDER BY %s LIMIT $%d`,
+		bestCellsColumnList, t.name, stored.sql(), leaderOrder, len(stored.args)+1)
 	q.args = append(stored.args, lq.Limit)
 	flagged, err := s.liveBests(ctx, q, lq, "r.above_bound")
 	if err != nil {

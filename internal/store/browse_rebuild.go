@@ -44,42 +44,45 @@ func reindexRun(ctx context.Context, tx pgx.Tx, id string) error {
 	return rebuildGroup(ctx, tx, id)
 }
 
-// rebuildGroup recomputes best_cells for the group of run id from every run
-// of that group, and the run's history rows (rebuildHistoryOf): after a
-// run's cells change, or a run leaves the lists.
+// rebuildGroup recomputes the bests of every table of bests (bestTables)
+// for the group of run id from every run of that group, and the run's
+// history rows (rebuildHistoryOf): after a run's cells change, or a run
+// leaves the lists. In version_best_cells every version of the group is
+// rebuilt, not only the run's: one range of its key either way.
 // The caller holds lockBest.
 func rebuildGroup(ctx context.Context, tx pgx.Tx, id string) error {
-	const group = `(model_slug, hardware_slug, engine_slug, quantization_slug, demo) =
-    (SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)`
-	if _, err := tx.Exec(ctx, `DELETE FROM best_cells WHERE `+group, id); err != nil {
-		return fmt.Errorf("rebuild group: %w", err)
+	const (
+		groupOf = `(SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)`
+		group   = `(model_slug, hardware_slug, engine_slug, quantization_slug, demo) = ` + groupOf
+		runs    = `(r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ` + groupOf
+	)
+	b := &pgx.Batch{}
+	for _, t := range bestTables {
+		b.Queue(`DELETE FROM `+t.name+` WHERE `+group, id)
+		b.Queue(t.rebuildSQL(runs), id)
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
-SELECT DISTINCT ON (`+bestCellsKey+`) * FROM (`+bestCellsSelect+`
-    AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) =
-        (SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)) AS x
-ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`, id)
-	if err != nil {
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("rebuild group: %w", err)
 	}
 	return rebuildHistoryOf(ctx, tx, id)
 }
 
-// rebuildAllBest recomputes best_cells, the run counts and the history
-// tables from every run.
+// rebuildAllBest recomputes the tables of bests, the run counts and the
+// history tables from every run.
 // The caller holds lockBest.
 func rebuildAllBest(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM best_cells`); err != nil {
-		return err
+	for _, t := range bestTables {
+		if _, err := tx.Exec(ctx, `DELETE FROM `+t.name); err != nil {
+			return err
+		}
 	}
 	if err := recountAll(ctx, tx); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO best_cells `+bestCellsColumns+`
-SELECT DISTINCT ON (`+bestCellsKey+`) * FROM (`+bestCellsSelect+`) AS x
-ORDER BY `+bestCellsKey+`, sort_value, uploaded_at, id`)
-	if err != nil {
-		return err
+	for _, t := range bestTables {
+		if _, err := tx.Exec(ctx, t.rebuildSQL("true")); err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
+		}
 	}
 	return rebuildAllHistory(ctx, tx)
 }

@@ -16,7 +16,7 @@ import (
 // writes every row of a batch with COPY, the browse columns of runs
 // computed in Go rather than by the UPDATEs of indexNewRuns, and keeps each
 // group's best cells and run counts in memory (bulk_best.go) instead of
-// offering them batch by batch; Bulk.Finish offers them to best_cells and
+// offering them batch by batch; Bulk.Finish offers them to the tables of bests and
 // browse_groups in one statement each (the demo calls it every 250,000
 // runs and at the end), with the upload path's rule (better replaces
 // stored; counts add). Between the two the leaderboard and entity pages lag behind the
@@ -34,7 +34,7 @@ var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(ru
 // goroutine, then Finish.
 type Bulk struct {
 	s      *Store
-	best   map[bestKey]bestRow
+	best   bestMaps
 	groups map[groupKey]groupRow
 	// history: the history tables' rows (history_bulk.go).
 	history bulkHistory
@@ -46,7 +46,7 @@ type Bulk struct {
 // NewBulk starts a bulk load.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	defer wrap(&err, "NewBulk")
-	b := &Bulk{s: s, best: map[bestKey]bestRow{}, groups: map[groupKey]groupRow{}}
+	b := &Bulk{s: s, best: newBestMaps(), groups: map[groupKey]groupRow{}}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same

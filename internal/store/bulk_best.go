@@ -13,12 +13,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// bestKey is best_cells' primary key (bestCellsKey).
+// bestKey is a table of bests' primary key (bestTable.key): version is
+// empty in best_cells' keys.
 type bestKey struct {
 	context, concurrency                  int
 	metric, status                        string
 	model, hardware, engine, quantization string
 	demo                                  bool
+	version                               string
 }
 
 // bestRow is the rest of a best_cells row.
@@ -32,7 +34,7 @@ type bestRow struct {
 
 // better is whether a ranks before b: smaller sort value, then the
 // earlier upload, then the smaller id (ids are ASCII: byte order is the
-// database's order), as offerBestSQL and rebuildGroup order them.
+// database's order), as bestTable.offerSQL and rebuildGroup order them.
 func (a bestRow) better(b bestRow) bool {
 	if c := cmp.Compare(a.sortValue, b.sortValue); c != 0 {
 		return c < 0
@@ -62,11 +64,12 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 	offerCells(b.best, id, r, uploaded)
 }
 
-// offerCells keeps in best the rankable cells of fresh run r (stored
-// under id at uploaded) that beat the best kept so far: bestCellsSelect's
-// rule in Go (a fresh run is not hidden; quick runs and runs above the
-// bound never rank).
-func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.Time) {
+// offerCells keeps in best, for each table of bestTables, the rankable
+// cells of fresh run r (stored under id at uploaded) that beat the best
+// kept so far: bestTable.cellsSelect's rule in Go (a fresh run is not
+// hidden; quick runs and runs above the bound never rank; versionBests
+// keeps runs that name a version).
+func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
 	}
@@ -85,10 +88,17 @@ func offerCells(best map[bestKey]bestRow, id string, r *run.Run, uploaded time.T
 			if m.v == nil || !(*m.v > 0) {
 				continue
 			}
-			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo}
+			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
-			if old, ok := best[k]; !ok || row.better(old) {
-				best[k] = row
+			for j, t := range bestTables {
+				if t.version {
+					if k.version = r.Engine.Version; k.version == "" {
+						continue
+					}
+				}
+				if old, ok := best[j][k]; !ok || row.better(old) {
+					best[j][k] = row
+				}
 			}
 		}
 	}
@@ -113,8 +123,10 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 				return Change{}, err
 			}
 		}
-		if err := b.offerBest(ctx, tx); err != nil {
-			return Change{}, fmt.Errorf("best cells: %w", err)
+		for i, t := range bestTables {
+			if err := b.offerBest(ctx, tx, t, b.best[i]); err != nil {
+				return Change{}, fmt.Errorf("%s: %w", t.name, err)
+			}
 		}
 		if err := b.countGroups(ctx, tx); err != nil {
 			return Change{}, fmt.Errorf("groups: %w", err)
@@ -127,32 +139,44 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b.best, b.groups, b.history = map[bestKey]bestRow{}, map[groupKey]groupRow{}, bulkHistory{}
+	b.best, b.groups, b.history = newBestMaps(), map[groupKey]groupRow{}, bulkHistory{}
 	return b.s.Analyze(ctx)
 }
 
-// offerBest copies the kept cells into a scratch table and offers them
-// with offerBestSQL's upsert.
-func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_best (LIKE best_cells) ON COMMIT DROP`); err != nil {
+// bestMaps is best cells kept in memory, one map per table of bestTables,
+// in its order: a load's, or an upload's to offer (offerCells).
+type bestMaps []map[bestKey]bestRow
+
+func newBestMaps() bestMaps {
+	b := make(bestMaps, len(bestTables))
+	for i := range b {
+		b[i] = map[bestKey]bestRow{}
+	}
+	return b
+}
+
+// offerBest copies the kept cells of table t into a scratch table and
+// offers them with the upload's upsert (bestTable.upsertSQL).
+func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx, t bestTable, best map[bestKey]bestRow) error {
+	scratch := "bulk_" + t.name
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE `+scratch+` (LIKE `+t.name+`) ON COMMIT DROP`); err != nil {
 		return err
 	}
-	rows := make([][]any, 0, len(b.best))
-	for k, v := range b.best {
-		rows = append(rows, []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
-			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded})
+	rows := make([][]any, 0, len(best))
+	for k, v := range best {
+		row := []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
+			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded}
+		if t.version {
+			row = append(row, k.version)
+		}
+		rows = append(rows, row)
 	}
-	columns := splitColumns(strings.Trim(bestCellsColumns, "()"))
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_best"}, columns, pgx.CopyFromRows(rows)); err != nil {
+	columns := splitColumns(strings.Trim(t.columns(), "()"))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{scratch}, columns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `
-INSERT INTO best_cells AS b `+bestCellsColumns+`
-SELECT * FROM bulk_best ORDER BY `+bestCellsKey+`
-ON CONFLICT (`+bestCellsKey+`) DO UPDATE SET
-    sort_value = excluded.sort_value, value = excluded.value,
-    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
-WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`)
+	_, err := tx.Exec(ctx, `INSERT INTO `+t.name+` AS b `+t.columns()+`
+SELECT `+strings.Trim(t.columns(), "()")+` FROM `+scratch+t.upsertSQL())
 	return err
 }
 

@@ -64,7 +64,8 @@ func IndexSQL(one bool) map[string]string {
 	}
 	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
 	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
-	return map[string]string{sh.setIdentitiesSQL(): set, offerBestSQL: offer, sh.countRunsSQL(): ids + ", 1"}
+	return map[string]string{sh.setIdentitiesSQL(): set, groupBests.offer: offer, versionBests.offer: offer + `, '{v}'`,
+		sh.countRunsSQL(): ids + ", 1"}
 }
 
 // FoldCountsSQL is the statement that folds the run counts' deltas.

@@ -31,8 +31,9 @@ func recordedSQL(rec *recorder, marker string) []string {
 var everyFilter = store.RunFilter{Model: "vv-model", Hardware: "vv-hardware", Engine: "vv-engine",
 	EngineVersion: "vv-version", Quantization: "vv-quant", Submitter: "vv-submitter"}
 
-// TestFilterSQLIsStable calls the runs list and the leaderboard (both its
-// forms: from best_cells, and from the runs' own cells) many times with
+// TestFilterSQLIsStable calls the runs list and the leaderboard (each of
+// its forms: from best_cells, from version_best_cells, and from the runs'
+// own cells) many times with
 // many filters set at once: each must send one SQL text, always the same,
 // so that PostgreSQL reuses one plan, with every value a placeholder.
 func TestFilterSQLIsStable(t *testing.T) {
@@ -47,6 +48,8 @@ func TestFilterSQLIsStable(t *testing.T) {
 	after := &store.Cursor{Key: 1, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), ID: "vv-cursor"}
 	grouped := everyFilter
 	grouped.EngineVersion, grouped.Submitter = "", "" // a group's own identities: best_cells
+	versioned := everyFilter
+	versioned.Submitter = "" // and the version: version_best_cells
 	calls := []struct {
 		name, marker string
 		columns      []string
@@ -60,6 +63,11 @@ func TestFilterSQLIsStable(t *testing.T) {
 		{"Leaderboard from best_cells", "ORDER BY b.sort_value", []string{"model_slug", "hardware_slug",
 			"engine_slug", "quantization_slug"}, func() error {
 			_, err := s.Leaderboard(ctx, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Filter: grouped, Limit: 10})
+			return err
+		}},
+		{"Leaderboard from version_best_cells", "FROM version_best_cells b", []string{"model_slug", "hardware_slug",
+			"engine_slug", "engine_version", "quantization_slug"}, func() error {
+			_, err := s.Leaderboard(ctx, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Filter: versioned, Limit: 10})
 			return err
 		}},
 		{"Leaderboard from the runs' cells", "ORDER BY b.sort_value", []string{"model_slug", "hardware_slug",

@@ -89,7 +89,7 @@ GROUP BY ` + historyVersionsKey
 // rankability come from its runs row, by key. Per key the best offer takes
 // the stored row's place when it is better.
 //
-// As offerBestSQL does, offers no better than the stored row are left out
+// As bestTable.offerSQL does, offers no better than the stored row are left out
 // before the upsert, whose ON CONFLICT would lock the row even when it
 // keeps it: a setup's history is mostly settled, so most uploads lock
 // nothing here. That is safe while uploads hold bestLock shared: only a
