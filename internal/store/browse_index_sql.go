@@ -222,6 +222,7 @@ var bestOfferColumns = []func([]bestOffer) any{
 	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.value} }),
 	field(func(o *bestOffer) pgText { return pgText{&o.v.runID} }),
 	field(func(o *bestOffer) pgTime { return pgTime{&o.v.uploaded} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.version} }),
 }
 
 // browseGroupKey is browse_groups' primary key.
