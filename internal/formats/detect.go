@@ -51,12 +51,12 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.CheckShape(data); err != nil {
 		return nil, err
 	}
-	// One object, the usual case, is told in one decode; only when data is
-	// not one is it cut into its values (another pass over it).
+	// One object, the usual case, is told by a scan of its top-level keys
+	// and decoded once, by its parser; only when data is not one is it
+	// cut into its values (another pass over it).
 	var first json.RawMessage
 	var more bool
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) == nil {
+	if top, ok := topKeys(data); ok {
 		if p, ok, err := ours(data, top); ok {
 			return p, err
 		}
@@ -79,9 +79,9 @@ func Parse(data []byte) (*run.Parsed, error) {
 
 // ours parses the formats speedmatrix defined or grew up with, told apart
 // by their schema field or their llm-inference-bench keys.
-func ours(data []byte, top map[string]json.RawMessage) (*run.Parsed, bool, error) {
+func ours(data []byte, top topObject) (*run.Parsed, bool, error) {
 	var schema string
-	_ = json.Unmarshal(top["schema"], &schema)
+	_ = json.Unmarshal(top.get("schema"), &schema)
 	switch {
 	case schema == lilbench.Schema:
 		p, err := lilbench.Parse(data)
@@ -91,8 +91,8 @@ func ours(data []byte, top map[string]json.RawMessage) (*run.Parsed, bool, error
 		return p, true, err
 	case schema != "":
 		return nil, true, problem.New(problem.Invalid, "$.schema", "problem.unknown_schema", map[string]any{"Schema": schema})
-	case top["metadata"] != nil && (top["results"] != nil || top["prefill"] != nil || hasMode(top["metadata"])),
-		top["results"] != nil && top["summary_table"] != nil:
+	case top.get("metadata") != nil && (top.get("results") != nil || top.get("prefill") != nil || hasMode(top.get("metadata"))),
+		top.get("results") != nil && top.get("summary_table") != nil:
 		// The second case is a bench file without its metadata (an edited or
 		// partial file): the parser says what is missing.
 		p, err := llmbench.Parse(data)

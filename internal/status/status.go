@@ -174,8 +174,7 @@ func decideAbsent(ctx, conc int, e *run.PlanEntry, s *run.Settings) run.DecodeCe
 		c.Status, c.ReasonCode, c.Reason = run.NotMeasured, run.ReasonPlan, e.Reason
 	case ExceedsKV(sent, conc, s):
 		c.Status, c.ReasonCode = run.OverCapacity, run.ReasonKVBudget
-		c.Reason = fmt.Sprintf("needs %s KV tokens (%d × (%s + %s)), the server has %s",
-			group(KVNeeded(sent, conc, s)), conc, group(int64(sent)), group(int64(s.MaxOutputTokens)), group(s.KVBudgetTokens))
+		c.Reason = kvReason(sent, conc, s)
 	default:
 		c.Status, c.ReasonCode = run.NotMeasured, run.ReasonAbsent
 		c.Reason = "in the declared grid but not in the results"
@@ -247,14 +246,39 @@ func derivePrefill(p *run.Parsed) []run.PrefillRow {
 // One allocation: a cell's reason groups four numbers, and concatenating
 // a comma at a time cost a string per comma.
 func group(n int64) string {
+	var buf [27]byte
+	return string(appendGroup(buf[:0], n))
+}
+
+// appendGroup appends n to b as group writes it.
+func appendGroup(b []byte, n int64) []byte {
 	var digitBuf [20]byte
-	var outBuf [27]byte
-	digits, out := strconv.AppendInt(digitBuf[:0], n, 10), outBuf[:0]
+	digits := strconv.AppendInt(digitBuf[:0], n, 10)
 	for i, d := range digits {
 		if i > 0 && (len(digits)-i)%3 == 0 {
-			out = append(out, ',')
+			b = append(b, ',')
 		}
-		out = append(out, d)
+		b = append(b, d)
 	}
-	return string(out)
+	return b
+}
+
+// kvReason is the reason of a cell over the KV budget, sent tokens at
+// concurrency conc: "needs 2,564,096 KV tokens (8 × (312,320 + 8,192)), the
+// server has 286,720". Built in one buffer: fmt.Sprintf of four grouped
+// numbers cost a dozen allocations per such cell, and a seed-sized grid
+// has dozens of them.
+func kvReason(sent, conc int, s *run.Settings) string {
+	b := make([]byte, 0, 96)
+	b = append(b, "needs "...)
+	b = appendGroup(b, KVNeeded(sent, conc, s))
+	b = append(b, " KV tokens ("...)
+	b = strconv.AppendInt(b, int64(conc), 10)
+	b = append(b, " × ("...)
+	b = appendGroup(b, int64(sent))
+	b = append(b, " + "...)
+	b = appendGroup(b, int64(s.MaxOutputTokens))
+	b = append(b, ")), the server has "...)
+	b = appendGroup(b, s.KVBudgetTokens)
+	return string(b)
 }

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -72,6 +73,23 @@ func TestGroup(t *testing.T) {
 		1234567: "1,234,567"} {
 		if got := group(n); got != want {
 			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestKVReasonAsSprintf checks kvReason's text against the fmt.Sprintf it
+// replaced, over numbers of every digit count, zero and negatives.
+func TestKVReasonAsSprintf(t *testing.T) {
+	for _, sent := range []int{0, 7, 999, 1000, 8192, 312320, 1 << 30} {
+		for _, conc := range []int{1, 8, 128, 1234} {
+			for _, budget := range []int64{-5, 0, 286720, 123456789012} {
+				s := &run.Settings{MaxOutputTokens: sent/3 + 1, KVBudgetTokens: budget}
+				want := fmt.Sprintf("needs %s KV tokens (%d × (%s + %s)), the server has %s",
+					group(KVNeeded(sent, conc, s)), conc, group(int64(sent)), group(int64(s.MaxOutputTokens)), group(s.KVBudgetTokens))
+				if got := kvReason(sent, conc, s); got != want {
+					t.Errorf("kvReason(%d, %d) = %q, want %q", sent, conc, got, want)
+				}
+			}
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"strings"
-	"time"
-)
+import "strings"
 
 // The statements of the browse index (browse_index.go), in lock order
 // where they lock rows. Those that name the runs they file take them in
@@ -186,31 +183,46 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 
 // offerBestArgs are t.offer's parameters for the cells in best.
 func (t bestTable) offerBestArgs(best map[bestKey]bestRow) []any {
-	n := len(best)
-	var (
-		contexts, concurrencies = make([]int, 0, n), make([]int, 0, n)
-		metrics, statuses       = make([]string, 0, n), make([]string, 0, n)
-		models, bases, hardware = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-		engines, quants, runs   = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-		demo                    = make([]bool, 0, n)
-		sorts, values           = make([]float64, 0, n), make([]float64, 0, n)
-		uploaded                = make([]time.Time, 0, n)
-		versions                = make([]string, 0, n)
-	)
+	offers := make([]bestOffer, 0, len(best))
 	for k, v := range best {
-		contexts, concurrencies = append(contexts, k.context), append(concurrencies, k.concurrency)
-		metrics, statuses = append(metrics, k.metric), append(statuses, k.status)
-		models, bases, hardware = append(models, k.model), append(bases, v.base), append(hardware, k.hardware)
-		engines, quants, runs = append(engines, k.engine), append(quants, k.quantization), append(runs, v.runID)
-		demo, versions = append(demo, k.demo), append(versions, k.version)
-		sorts, values, uploaded = append(sorts, v.sortValue), append(values, v.value), append(uploaded, v.uploaded)
+		offers = append(offers, bestOffer{k, v})
 	}
-	args := []any{contexts, concurrencies, metrics, statuses, models, bases, hardware, engines, quants, demo,
-		sorts, values, runs, uploaded}
-	if t.version {
-		args = append(args, versions)
+	columns := bestOfferColumns
+	if !t.version {
+		columns = columns[:len(columns)-1]
+	}
+	args := make([]any, len(columns))
+	for j, of := range columns {
+		args[j] = of(offers)
 	}
 	return args
+}
+
+// bestOffer is one cell offered to a table of bests.
+type bestOffer struct {
+	k bestKey
+	v bestRow
+}
+
+// bestOfferColumns are t.offer's parameters $1…$15 (the last, the engine
+// version, for versionBests only), each an array read in place from the
+// offers.
+var bestOfferColumns = []func([]bestOffer) any{
+	field(func(o *bestOffer) pgInt { return pgInt{&o.k.context} }),
+	field(func(o *bestOffer) pgInt { return pgInt{&o.k.concurrency} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.metric} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.status} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.model} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.v.base} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.hardware} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.engine} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.quantization} }),
+	field(func(o *bestOffer) pgBool { return pgBool{&o.k.demo} }),
+	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.sortValue} }),
+	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.value} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.v.runID} }),
+	field(func(o *bestOffer) pgTime { return pgTime{&o.v.uploaded} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.version} }),
 }
 
 // browseGroupKey is browse_groups' primary key.

@@ -11,16 +11,40 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// decodeColumns are the columns of decode_cells, in the order decodeRow
-// writes them and collectDecodeCells reads them.
-var decodeColumns = []string{
-	"run_id", "context", "concurrency", "measured_context", "status", "reason", "reason_code",
-	"total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active", "completed",
-	"output_tokens", "measured_s", "measured",
-	"signal_failed", "signal_failure_reason", "signal_loop_detected",
-	"signal_capacity_limited", "signal_avg_queue", "signal_queue_fraction",
+// decodeCellColumns are decode_cells' columns but run_id: the order in
+// which decodeRow writes them and collectDecodeCells reads them, and how
+// queueInsertCells sends them.
+var decodeCellColumns = []cellColumn[run.DecodeCell]{
+	{"context", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.Context} })},
+	{"concurrency", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.Concurrency} })},
+	{"measured_context", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.MeasuredContext} })},
+	{"status", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{(*string)(&c.Status)} })},
+	{"reason", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{&c.Reason} })},
+	{"reason_code", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{(*string)(&c.ReasonCode)} })},
+	{"total_tps", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TotalTPS} })},
+	{"per_request_tps", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.PerRequestTPS} })},
+	{"ttft_ms", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TTFTms} })},
+	{"tbt_ms", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TBTms} })},
+	{"avg_active", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.AvgActive} })},
+	{"completed", "bigint[]", field(func(c *run.DecodeCell) pgOptInt { return pgOptInt{c.Completed} })},
+	{"output_tokens", "bigint[]", field(func(c *run.DecodeCell) pgOptInt { return pgOptInt{c.OutputTokens} })},
+	{"measured_s", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.MeasuredS} })},
+	{"measured", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Measured} })},
+	{"signal_failed", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.Failed} })},
+	{"signal_failure_reason", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{&c.Signals.FailureReason} })},
+	{"signal_loop_detected", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.LoopDetected} })},
+	{"signal_capacity_limited", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.CapacityLimited} })},
+	{"signal_avg_queue", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.Signals.AvgQueue} })},
+	{"signal_queue_fraction", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.Signals.QueueFraction} })},
 }
 
+// decodeColumns are the columns of decode_cells, as COPY writes them.
+var decodeColumns = cellColumnNames(decodeCellColumns)
+
+// insertDecodeSQL inserts one run's decode cells (queueInsertCells).
+var insertDecodeSQL = insertCellsSQL("decode_cells", decodeCellColumns)
+
+// decodeRow is c as a decode_cells row in decodeColumns' order, for COPY.
 func decodeRow(runID string, c *run.DecodeCell) []any {
 	return []any{
 		runID, c.Context, c.Concurrency, c.MeasuredContext, string(c.Status), c.Reason, string(c.ReasonCode),
@@ -110,10 +134,25 @@ func copyDecodeCells(ctx context.Context, tx pgx.Tx, runID string, cells []run.D
 	return err
 }
 
-var prefillColumns = []string{
-	"run_id", "context", "measured_context", "status", "reason", "reason_code",
-	"prompt_tps", "ttft_ms", "completed", "measured",
+// prefillCellColumns are prefill_rows' columns but run_id, in the order
+// of decodeCellColumns' comment.
+var prefillCellColumns = []cellColumn[run.PrefillRow]{
+	{"context", "integer[]", field(func(p *run.PrefillRow) pgInt { return pgInt{&p.Context} })},
+	{"measured_context", "integer[]", field(func(p *run.PrefillRow) pgInt { return pgInt{&p.MeasuredContext} })},
+	{"status", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{(*string)(&p.Status)} })},
+	{"reason", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{&p.Reason} })},
+	{"reason_code", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{(*string)(&p.ReasonCode)} })},
+	{"prompt_tps", "double precision[]", field(func(p *run.PrefillRow) pgOptFloat { return pgOptFloat{p.PromptTPS} })},
+	{"ttft_ms", "double precision[]", field(func(p *run.PrefillRow) pgOptFloat { return pgOptFloat{p.TTFTms} })},
+	{"completed", "bigint[]", field(func(p *run.PrefillRow) pgOptInt { return pgOptInt{p.Completed} })},
+	{"measured", "boolean[]", field(func(p *run.PrefillRow) pgBool { return pgBool{&p.Measured} })},
 }
+
+// prefillColumns are the columns of prefill_rows, as COPY writes them.
+var prefillColumns = cellColumnNames(prefillCellColumns)
+
+// insertPrefillSQL inserts one run's prefill rows (queueInsertCells).
+var insertPrefillSQL = insertCellsSQL("prefill_rows", prefillCellColumns)
 
 const selectPrefillSQL = `
 SELECT context, measured_context, status, reason, reason_code,
@@ -146,59 +185,57 @@ func prefillRow(runID string, p *run.PrefillRow) []any {
 		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}
 }
 
-// queueInsertRows queues on b the insert of rows (each in columns' order)
-// into table as one statement over arrays, one per column: for a single
-// run's few dozen cells it can go in a batch with other statements, where
-// a COPY costs a round trip of its own. Each column's array type follows
-// from its Go type (what decodeRow and prefillRow write).
-func queueInsertRows(b *pgx.Batch, table string, columns []string, rows [][]any) {
-	if len(rows) == 0 {
-		return
+// cellColumn is one column of a table of a run's cells, run_id aside:
+// its name, its array type, and the whole column of rows as an array
+// parameter.
+type cellColumn[R any] struct {
+	name, array string
+	of          func(rows []R) any
+}
+
+// field is the column of rows that at reads from each, as a pgArray.
+func field[R, E any](at func(*R) E) func([]R) any {
+	return func(rows []R) any { return newPGArray(rows, at) }
+}
+
+func cellColumnNames[R any](columns []cellColumn[R]) []string {
+	names := []string{"run_id"}
+	for _, c := range columns {
+		names = append(names, c.name)
 	}
-	args := make([]any, len(columns))
+	return names
+}
+
+// insertCellsSQL is the insert of one run's rows into table as one
+// statement over arrays, one per column, the run's id once ($1): for a
+// single run's few dozen cells it can go in a batch with other
+// statements, where a COPY costs a round trip of its own.
+func insertCellsSQL[R any](table string, columns []cellColumn[R]) string {
 	casts := make([]string, len(columns))
-	for j := range columns {
-		args[j], casts[j] = column(rows, j)
-		casts[j] = fmt.Sprintf("$%d::%s", j+1, casts[j])
+	for j, c := range columns {
+		casts[j] = fmt.Sprintf("$%d::%s", j+2, c.array)
 	}
-	b.Queue(`INSERT INTO `+table+` (`+strings.Join(columns, ", ")+`) SELECT * FROM unnest(`+
-		strings.Join(casts, ", ")+`)`, args...)
+	return `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") +
+		`) SELECT $1::text, * FROM unnest(` + strings.Join(casts, ", ") + `)`
 }
 
-// column is column j of rows as a typed slice, and its PostgreSQL array type.
-func column(rows [][]any, j int) (any, string) {
-	switch rows[0][j].(type) {
-	case string:
-		return gather[string](rows, j), "text[]"
-	case int:
-		return gather[int](rows, j), "integer[]"
-	case bool:
-		return gather[bool](rows, j), "boolean[]"
-	case *float64:
-		return gather[*float64](rows, j), "double precision[]"
-	case *int64:
-		return gather[*int64](rows, j), "bigint[]"
+// cellArgs are insertCellsSQL's parameters for rows of run runID.
+func cellArgs[R any](runID string, columns []cellColumn[R], rows []R) []any {
+	args := make([]any, 1+len(columns))
+	args[0] = runID
+	for j, c := range columns {
+		args[j+1] = c.of(rows)
 	}
-	panic(fmt.Sprintf("queueInsertRows: column %d is a %T", j, rows[0][j]))
+	return args
 }
 
-func gather[T any](rows [][]any, j int) []T {
-	out := make([]T, len(rows))
-	for i, r := range rows {
-		out[i] = r[j].(T)
+// queueInsertCells queues on b the inserts of r's decode cells and
+// prefill rows under runID, each column read in place from the cells.
+func queueInsertCells(b *pgx.Batch, runID string, r *run.Run) {
+	if len(r.Decode) > 0 {
+		b.Queue(insertDecodeSQL, cellArgs(runID, decodeCellColumns, r.Decode)...)
 	}
-	return out
-}
-
-// cellRows are a run's decode cells and prefill rows as table rows.
-func cellRows(runID string, r *run.Run) (decode, prefill [][]any) {
-	decode = make([][]any, len(r.Decode))
-	for i := range r.Decode {
-		decode[i] = decodeRow(runID, &r.Decode[i])
+	if len(r.Prefill) > 0 {
+		b.Queue(insertPrefillSQL, cellArgs(runID, prefillCellColumns, r.Prefill)...)
 	}
-	prefill = make([][]any, len(r.Prefill))
-	for i := range r.Prefill {
-		prefill[i] = prefillRow(runID, &r.Prefill[i])
-	}
-	return decode, prefill
 }

@@ -40,18 +40,18 @@ func historyCell(c *run.DecodeCell) bool {
 // browse_index.go).
 func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
 	var cellIDs []string
-	var contexts, concurrencies []int32
+	var contexts, concurrencies []int
 	var tps []float64
 	for i, r := range runs {
 		for j := range r.Decode {
 			if c := &r.Decode[j]; historyCell(c) {
 				cellIDs, tps = append(cellIDs, ids[i]), append(tps, *c.TotalTPS)
-				contexts, concurrencies = append(contexts, int32(c.Context)), append(concurrencies, int32(c.Concurrency))
+				contexts, concurrencies = append(contexts, c.Context), append(concurrencies, c.Concurrency)
 			}
 		}
 	}
 	if len(cellIDs) > 0 {
-		b.Queue(sh.offerHistorySQL(), which, cellIDs, contexts, concurrencies, tps)
+		b.Queue(sh.offerHistorySQL(), which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps))
 	}
 }
 

@@ -54,9 +54,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		c = Change{Site: true, Runs: others, Reset: reset}
 		b := &pgx.Batch{}
 		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
-		decode, prefill := cellRows(id, r)
-		queueInsertRows(b, "decode_cells", decodeColumns, decode)
-		queueInsertRows(b, "prefill_rows", prefillColumns, prefill)
+		queueInsertCells(b, id, r)
 		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}) // browse: names, leaderboard, groups
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err

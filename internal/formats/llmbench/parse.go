@@ -159,23 +159,21 @@ func (p *parser) prefill() []run.PrefillMeasurement {
 // every format shares (jsondoc.Checker.MeasureAt). A nil v reads as 0, as
 // does a refused one.
 func (p *parser) nonNegative(path, field string, v *float64) float64 {
-	if x := p.problems.MeasureAt(path, field, v); x != nil {
-		return *x
-	}
-	return 0
+	x, _ := p.problems.MeasureValue(path, field, v)
+	return x
 }
 
 // integer returns *v, at path+field, as a whole number
 // (jsondoc.Checker.CountAt); a value above any the tool writes
 // (MaxInt32 × 64) is refused too. A nil or refused v reads as 0.
 func (p *parser) integer(path, field string, v *float64) int {
-	n := p.problems.CountAt(path, field, v)
-	if n == nil {
+	n, ok := p.problems.CountValue(path, field, v)
+	if !ok {
 		return 0
 	}
-	if *n > math.MaxInt32*64 {
-		p.problems.Add(path+field, "problem.integer", map[string]any{"Value": float64(*n)})
+	if n > math.MaxInt32*64 {
+		p.problems.Add(path+field, "problem.integer", map[string]any{"Value": float64(n)})
 		return 0
 	}
-	return int(*n)
+	return int(n)
 }

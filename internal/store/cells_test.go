@@ -1,0 +1,104 @@
+package store_test
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// TestCellArgsMatchRows checks that the upload's insert of a run's cells
+// (arrays by column, each element read in place from the cells) writes
+// exactly the rows COPY writes from the cells' values one by one, every
+// column of both tables, NULLs included, and that they read back as the
+// cells written.
+func TestCellArgsMatchRows(t *testing.T) {
+	s, url := dbtest.New(t)
+	ctx := context.Background()
+	r := seedRun()
+	r.Decode = append(r.Decode, trickyDecodeCells()...)
+	for j, p := range fullRun().Prefill { // its three kinds of row, at contexts of their own
+		p.Context = j + 1
+		r.Prefill = append(r.Prefill, p)
+	}
+	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
+		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
+	if err := store.WriteCellsBothWays(ctx, s, r, "by-copy", "by-insert"); err != nil {
+		t.Fatal(err)
+	}
+	conn := rawConn(t, url)
+	for _, table := range []string{"decode_cells", "prefill_rows"} {
+		byCopy, byInsert := tableRows(t, conn, table, "by-copy"), tableRows(t, conn, table, "by-insert")
+		want := len(r.Decode)
+		if table == "prefill_rows" {
+			want = len(r.Prefill)
+		}
+		if len(byInsert) != want {
+			t.Errorf("%s: %d rows inserted, want %d", table, len(byInsert), want)
+		}
+		if !slices.Equal(byInsert, byCopy) {
+			t.Errorf("%s: the insert wrote\n%q\nCOPY wrote\n%q", table, byInsert, byCopy)
+		}
+	}
+	decode, prefill, err := store.ReadCells(ctx, s, "by-insert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortCells(r)
+	if !reflect.DeepEqual(decode, r.Decode) {
+		t.Errorf("decode cells read back\n%+v\nwant\n%+v", decode, r.Decode)
+	}
+	if !reflect.DeepEqual(prefill, r.Prefill) {
+		t.Errorf("prefill rows read back\n%+v\nwant\n%+v", prefill, r.Prefill)
+	}
+}
+
+// trickyDecodeCells are cells with every nullable column NULL, every one
+// set, extreme numbers and strings that need quoting in an array's text.
+func trickyDecodeCells() []run.DecodeCell {
+	all := run.DecodeCell{Context: math.MaxInt32, Concurrency: math.MinInt32, MeasuredContext: -7,
+		Status: run.Valid, Reason: `a "quoted", {braced} \ reason`, ReasonCode: run.ReasonNoRate, Measured: true,
+		Metrics: run.Metrics{TotalTPS: f(math.Inf(1)), PerRequestTPS: f(math.Inf(-1)), TTFTms: f(math.Copysign(0, -1)),
+			TBTms: f(math.SmallestNonzeroFloat64), AvgActive: f(math.MaxFloat64), Completed: i(math.MinInt64),
+			OutputTokens: i(math.MaxInt64), MeasuredS: f(1e-300)},
+		Signals: run.Signals{Failed: true, FailureReason: "NULL", LoopDetected: true, CapacityLimited: true,
+			AvgQueue: f(-2.5), QueueFraction: f(1)}}
+	none := run.DecodeCell{Context: 1, Concurrency: 1, Status: run.NotMeasured}
+	some := run.DecodeCell{Context: 1, Concurrency: 2, Status: run.Failed, Reason: "ünïcode ✓ 日本",
+		Metrics: run.Metrics{TTFTms: f(3), OutputTokens: i(0)}, Signals: run.Signals{QueueFraction: f(0)}}
+	return []run.DecodeCell{all, none, some}
+}
+
+// tableRows is every row of table for run id, run_id left out, as text in
+// key order: a NULL and an empty string or a zero read differently.
+func tableRows(t *testing.T, conn *pgx.Conn, table, id string) []string {
+	t.Helper()
+	rows, err := conn.Query(context.Background(), `SELECT (to_jsonb(c) - 'run_id')::text FROM `+
+		pgx.Identifier{table}.Sanitize()+` c WHERE run_id = $1 ORDER BY 1`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sortCells puts r's cells in the order the store reads them.
+func sortCells(r *run.Run) {
+	slices.SortFunc(r.Decode, func(a, b run.DecodeCell) int {
+		if a.Context != b.Context {
+			return a.Context - b.Context
+		}
+		return a.Concurrency - b.Concurrency
+	})
+	slices.SortFunc(r.Prefill, func(a, b run.PrefillRow) int { return a.Context - b.Context })
+}
