@@ -77,6 +77,14 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
+// String is what was written, when w is a bytes.Buffer or a
+// strings.Builder.
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.(fmt.Stringer).String()
+}
+
 // uploadDoc is the 0.7.8 sample made unique by n (its timestamp's fraction).
 func uploadDoc(t *testing.T, n int) []byte {
 	t.Helper()

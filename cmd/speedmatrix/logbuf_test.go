@@ -12,8 +12,8 @@ import (
 // written together within flushEvery, whole and in order; a warning is
 // written at once with what came before it; Flush writes the rest.
 func TestLogBufferHoldsInfoAndFlushes(t *testing.T) {
-	var out lockedBuilder
-	buf := newLogBuffer(&out)
+	out := &lockedWriter{w: new(strings.Builder)}
+	buf := newLogBuffer(out)
 	log := slog.New(newLogHandler(buf))
 	log.Info("http", "path", "/a")
 	log.Info("http", "path", "/b")
@@ -42,8 +42,8 @@ func TestLogBufferHoldsInfoAndFlushes(t *testing.T) {
 // TestLogBufferKeepsLinesWhole: records logged from many goroutines come
 // out whole, and a burst past the limit is written without waiting.
 func TestLogBufferKeepsLinesWhole(t *testing.T) {
-	var out lockedBuilder
-	buf := newLogBuffer(&out)
+	out := &lockedWriter{w: new(strings.Builder)}
+	buf := newLogBuffer(out)
 	log := slog.New(newLogHandler(buf))
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -67,22 +67,4 @@ func TestLogBufferKeepsLinesWhole(t *testing.T) {
 			t.Fatalf("a broken line: %q", l)
 		}
 	}
-}
-
-// lockedBuilder is a strings.Builder a test reads while it is written.
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuilder) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -101,3 +101,28 @@ func mustInsertRun(t testing.TB, s *store.Store, r *run.Run, key string) string 
 	}
 	return id
 }
+
+// insertBothWays stores n runs made by mk, the first half one upload at
+// a time and the rest in one InsertRuns batch (the bulk path), under
+// dedupe keys prefix0, prefix1, …, and returns their ids in order.
+func insertBothWays(t testing.TB, s *store.Store, n int, prefix string, mk func(i int) *run.Run) []string {
+	t.Helper()
+	var ids []string
+	var batch []store.NewRun
+	for i := range n {
+		r := mk(i)
+		if i < n/2 {
+			ids = append(ids, mustInsertRun(t, s, r, fmt.Sprintf("%s%d", prefix, i)))
+			continue
+		}
+		batch = append(batch, store.NewRun{Run: r, DedupeKey: fmt.Sprintf("%s%d", prefix, i), Source: []byte("s")})
+	}
+	res, err := s.InsertRuns(context.Background(), batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range res {
+		ids = append(ids, in.ID)
+	}
+	return ids
+}

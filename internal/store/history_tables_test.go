@@ -149,23 +149,7 @@ func TestHistoryTablesMatchRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 16))
-	var ids []string
-	var batch []store.NewRun
-	for i := range 80 {
-		r := historyRun(rng, i)
-		if i < 40 {
-			ids = append(ids, mustInsertRun(t, s, r, fmt.Sprintf("h%d", i)))
-			continue
-		}
-		batch = append(batch, store.NewRun{Run: r, DedupeKey: fmt.Sprintf("h%d", i), Source: []byte("s")})
-	}
-	res, err := s.InsertRuns(ctx, batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range res {
-		ids = append(ids, in.ID)
-	}
+	ids := insertBothWays(t, s, 80, "h", func(i int) *run.Run { return historyRun(rng, i) })
 	check := func(step string) {
 		t.Helper()
 		got, want := historyAnswers(t, s, conn, ids)

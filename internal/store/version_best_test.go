@@ -104,23 +104,7 @@ func TestVersionBoardsMatchRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(19, 3))
-	var ids []string
-	var batch []store.NewRun
-	for i := range 120 {
-		r := versionRun(rng, i)
-		if i < 60 {
-			ids = append(ids, mustInsertRun(t, s, r, fmt.Sprintf("v%d", i)))
-			continue
-		}
-		batch = append(batch, store.NewRun{Run: r, DedupeKey: fmt.Sprintf("v%d", i), Source: []byte("s")})
-	}
-	res, err := s.InsertRuns(ctx, batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range res {
-		ids = append(ids, in.ID)
-	}
+	ids := insertBothWays(t, s, 120, "v", func(i int) *run.Run { return versionRun(rng, i) })
 	check := func(step string) {
 		t.Helper()
 		got, want, filled := versionBoards(t, s)
