@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -125,4 +127,29 @@ func insertBothWays(t testing.TB, s *store.Store, n int, prefix string, mk func(
 		ids = append(ids, in.ID)
 	}
 	return ids
+}
+
+// hideThenShowAndDelete hides the runs in holders (the holders of some
+// bests, in id order) and checks, then as account, their owner, shows
+// the first again and deletes the second, takes it out of *ids (which
+// check reads) and checks again.
+func hideThenShowAndDelete(t testing.TB, s *store.Store, account int64, holders map[string]bool, ids *[]string,
+	check func(step string), hiddenStep string) {
+	t.Helper()
+	ctx := context.Background()
+	hidden := slices.Sorted(maps.Keys(holders))
+	for _, id := range hidden {
+		if err := s.HideRun(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(hiddenStep)
+	if err := s.SetOwnRunHidden(ctx, hidden[0], account, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteOwnRun(ctx, hidden[1], account); err != nil {
+		t.Fatal(err)
+	}
+	*ids = slices.DeleteFunc(*ids, func(id string) bool { return id == hidden[1] })
+	check("one shown again, one deleted")
 }

@@ -182,27 +182,7 @@ func TestHistoryTablesMatchRuns(t *testing.T) {
 	if len(holders) < 3 {
 		t.Fatalf("%d holders of bests at 0×1; the fixture should make more", len(holders))
 	}
-	hidden := slices.Sorted(func(yield func(string) bool) {
-		for id := range holders {
-			if !yield(id) {
-				return
-			}
-		}
-	})
-	for _, id := range hidden {
-		if err := s.HideRun(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	check("best holders hidden")
-	if err := s.SetOwnRunHidden(ctx, hidden[0], account, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.DeleteOwnRun(ctx, hidden[1], account); err != nil {
-		t.Fatal(err)
-	}
-	ids = slices.DeleteFunc(ids, func(id string) bool { return id == hidden[1] })
-	check("one shown again, one deleted")
+	hideThenShowAndDelete(t, s, account, holders, &ids, check, "best holders hidden")
 
 	// Derive two runs again: one loses its valid cells, one is flagged.
 	for i, id := range ids[:2] {

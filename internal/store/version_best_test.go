@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -143,27 +142,7 @@ func TestVersionBoardsMatchRuns(t *testing.T) {
 	if len(holders) < 4 {
 		t.Fatalf("%d holders of first places; the fixture should make more", len(holders))
 	}
-	hidden := slices.Sorted(func(yield func(string) bool) {
-		for id := range holders {
-			if !yield(id) {
-				return
-			}
-		}
-	})
-	for _, id := range hidden {
-		if err := s.HideRun(ctx, id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	check("first places hidden")
-	if err := s.SetOwnRunHidden(ctx, hidden[0], account, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.DeleteOwnRun(ctx, hidden[1], account); err != nil {
-		t.Fatal(err)
-	}
-	ids = slices.DeleteFunc(ids, func(id string) bool { return id == hidden[1] })
-	check("one shown again, one deleted")
+	hideThenShowAndDelete(t, s, account, holders, &ids, check, "first places hidden")
 
 	// Derive the first places of 0.10.0's total board again: one loses
 	// its valid cells, the next is flagged above the bound.
