@@ -153,3 +153,29 @@ func hideThenShowAndDelete(t testing.TB, s *store.Store, account int64, holders 
 	*ids = slices.DeleteFunc(*ids, func(id string) bool { return id == hidden[1] })
 	check("one shown again, one deleted")
 }
+
+// deriveFailedAndFlagged derives two runs again under rules v2: the
+// first with every decode cell failed (it loses its valid cells), the
+// second flagged above the physical bound.
+func deriveFailedAndFlagged(t testing.TB, s *store.Store, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	for i, id := range ids {
+		r, err := s.GetRun(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.RulesVersion = "v2"
+		for j := range r.Decode {
+			if i == 0 {
+				r.Decode[j].Status = run.Failed
+			}
+		}
+		if i == 1 {
+			r.Flags = []string{run.FlagAboveBound}
+		}
+		if err := s.ReplaceDerived(ctx, id, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -185,24 +185,7 @@ func TestHistoryTablesMatchRuns(t *testing.T) {
 	hideThenShowAndDelete(t, s, account, holders, &ids, check, "best holders hidden")
 
 	// Derive two runs again: one loses its valid cells, one is flagged.
-	for i, id := range ids[:2] {
-		r, err := s.GetRun(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.RulesVersion = "v2"
-		for j := range r.Decode {
-			if i == 0 {
-				r.Decode[j].Status = run.Failed
-			}
-		}
-		if i == 1 {
-			r.Flags = []string{run.FlagAboveBound}
-		}
-		if err := s.ReplaceDerived(ctx, id, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	deriveFailedAndFlagged(t, s, ids[:2])
 	check("two derived again")
 
 	before := []string{strings.Join(dumpTable(t, dbURL, "history_cells"), "\n"), strings.Join(dumpTable(t, dbURL, "history_versions"), "\n")}

@@ -148,24 +148,7 @@ func TestVersionBoardsMatchRuns(t *testing.T) {
 	// its valid cells, the next is flagged above the bound.
 	q := store.LeaderQuery{Concurrency: 1, Metric: store.MetricTotal, Limit: 2,
 		Filter: store.RunFilter{EngineVersion: "0.10.0"}}
-	for i, id := range leaderIDs(t, s, q) {
-		r, err := s.GetRun(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.RulesVersion = "v2"
-		for j := range r.Decode {
-			if i == 0 {
-				r.Decode[j].Status = run.Failed
-			}
-		}
-		if i == 1 {
-			r.Flags = []string{run.FlagAboveBound}
-		}
-		if err := s.ReplaceDerived(ctx, id, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	deriveFailedAndFlagged(t, s, leaderIDs(t, s, q))
 	check("two derived again")
 
 	before := strings.Join(dumpTable(t, dbURL, "version_best_cells"), "\n")
