@@ -43,6 +43,18 @@ type RunSetup struct {
 	// Missing lists the facts the calculator could not resolve (Missing*),
 	// in that order; the cells have a bound only when it is empty.
 	Missing []string
+	// params is Model.Arch.Count(), counted once by ForRun: every cell's
+	// bounds need it, and counting walks every layer.
+	params  Params
+	counted bool
+}
+
+// counts is the model's parameter counts.
+func (s RunSetup) counts() Params {
+	if s.counted {
+		return s.params
+	}
+	return s.Model.Arch.Count()
 }
 
 // Known reports whether every fact a bound needs is resolved.
@@ -73,6 +85,7 @@ func ForRun(r *run.Run) RunSetup {
 		s.KV, s.KVDeclared = kv, true
 	}
 	s.SpecTokens, s.SpecDeclared = specFromCommand(cmd), strings.TrimSpace(cmd) != ""
+	s.params, s.counted = s.Model.Arch.Count(), true
 	return s
 }
 
@@ -163,7 +176,7 @@ func (s RunSetup) Bound(ctx, conc int) float64 {
 	if !s.Known() {
 		return 0
 	}
-	return Calculate(s.Input(ctx, conc)).Bound.TotalTPS
+	return boundOf(s.Input(ctx, conc), s.counts()).TotalTPS
 }
 
 // The optimistic bound's allowances, each generous so that no real run
@@ -204,7 +217,7 @@ func (s RunSetup) Optimistic(ctx, conc int) float64 {
 	if !s.SpecDeclared {
 		in.SpecTokens = undeclaredSpecTokens
 	}
-	b := Calculate(in).Bound
+	b := boundOf(in, s.counts())
 	bytes := b.BytesPerStepGB * 1e9
 	cached := min(s.GPU.CacheMB*1e6*float64(s.Count), maxCacheShare*bytes)
 	return b.MemoryTPS * bytes / (bytes - cached)
