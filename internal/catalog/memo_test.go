@@ -7,7 +7,7 @@ import (
 )
 
 // TestMemoBounded: a memo never holds more than memoSize results, and
-// Hardware answers from it what it made.
+// Hardware and Model answer from theirs what they made.
 func TestMemoBounded(t *testing.T) {
 	var m memo[int, int]
 	for i := range memoSize + 10 {
@@ -24,6 +24,14 @@ func TestMemoBounded(t *testing.T) {
 		first, again := Hardware(h), Hardware(h)
 		if first != hardware(h) || again != first || first.Slug == "" {
 			t.Errorf("%+v: %+v then %+v, want %+v", h, first, again, hardware(h))
+		}
+	}
+	for _, id := range []string{"RedHatAI/Qwen3.5-4B-FP8-dynamic", " Qwen/Qwen3.5-4B ", "x-Q4_K_M.gguf"} {
+		wm, wb := modelOf(id)
+		for range 2 {
+			if m, b := Model(id); m != wm || b != wb || m.Slug == "" {
+				t.Errorf("Model(%q) = %+v, %+v; want %+v, %+v", id, m, b, wm, wb)
+			}
 		}
 	}
 }
