@@ -6,19 +6,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// TestMemoBounded: a memo never holds more than memoSize results, and
-// Hardware and Model answer from theirs what they made.
-func TestMemoBounded(t *testing.T) {
-	var m memo[int, int]
-	for i := range memoSize + 10 {
-		m.put(i, i)
-	}
-	if len(m.m) > memoSize {
-		t.Errorf("memo holds %d results, bound %d", len(m.m), memoSize)
-	}
-	if v, ok := m.get(memoSize + 5); !ok || v != memoSize+5 {
-		t.Errorf("the newest result: %d %v", v, ok)
-	}
+// TestMemoized: Hardware and Model answer from their memos what they made.
+func TestMemoized(t *testing.T) {
 	for _, h := range []run.Hardware{{GPUName: "NVIDIA GeForce RTX 3060", GPUCount: 1, VRAMGB: 12},
 		{GPUName: "NVIDIA H100 80GB HBM3", GPUCount: 8}, {Type: run.CPUOnly, CPUName: "AMD EPYC 9654"}} {
 		first, again := Hardware(h), Hardware(h)
