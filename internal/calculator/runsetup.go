@@ -118,16 +118,40 @@ func PrecisionFor(quantization, modelID string) (weights, head Precision, ok boo
 	return Precision{}, Precision{}, false
 }
 
+// The launch-command expressions, each with the literals every match of
+// it begins with (or, for specFlag, contains). The expressions have no
+// common prefix, so Go's matcher tries each alternative at every position
+// of a command hundreds of characters long: 2.6 % of a report miss. They
+// run from the first place one of their literals appears, or not at all.
 var (
-	kvDtype  = regexp.MustCompile(`(?:--kv-cache-dtype|--cache-type-k|-ctk)[ =]+"?([a-z0-9_]+)`)
-	specN    = regexp.MustCompile(`(?:num_speculative_tokens"?\s*:\s*|--speculative-num-draft-tokens[ =]+|--draft-max[ =]+|--draft[ =]+)(\d+)`)
-	specFlag = regexp.MustCompile(`--speculative|--model-draft|\s-md\s|--draft|--spec-`)
+	kvDtype      = regexp.MustCompile(`(?:--kv-cache-dtype|--cache-type-k|-ctk)[ =]+"?([a-z0-9_]+)`)
+	kvDtypeStart = []string{"--kv-cache-dtype", "--cache-type-k", "-ctk"}
+	specN        = regexp.MustCompile(`(?:num_speculative_tokens"?\s*:\s*|--speculative-num-draft-tokens[ =]+|--draft-max[ =]+|--draft[ =]+)(\d+)`)
+	specNStart   = []string{"num_speculative_tokens", "--speculative-num-draft-tokens", "--draft"}
+	specFlag     = regexp.MustCompile(`--speculative|--model-draft|\s-md\s|--draft|--spec-`)
+	specFlagHas  = []string{"--spec", "--model-draft", "-md", "--draft"}
 )
+
+// submatchFrom is re.FindStringSubmatch(s) when every match of re begins
+// with one of starts: the search begins where the first of them appears,
+// since no match can begin before it.
+func submatchFrom(re *regexp.Regexp, s string, starts []string) []string {
+	first := -1
+	for _, lit := range starts {
+		if i := strings.Index(s, lit); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return re.FindStringSubmatch(s[first:])
+}
 
 // kvFromCommand is the KV-cache format a launch command sets (vLLM's and
 // SGLang's --kv-cache-dtype, llama.cpp's --cache-type-k).
 func kvFromCommand(cmd string) (string, bool) {
-	m := kvDtype.FindStringSubmatch(strings.ToLower(cmd))
+	m := submatchFrom(kvDtype, strings.ToLower(cmd), kvDtypeStart)
 	if m == nil {
 		return "", false
 	}
@@ -152,11 +176,12 @@ const undeclaredDrafts = 16
 // 0 when it asks for no speculative decoding.
 func specFromCommand(cmd string) int {
 	cmd = strings.ToLower(cmd)
-	if m := specN.FindStringSubmatch(cmd); m != nil {
+	if m := submatchFrom(specN, cmd, specNStart); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return min(n, undeclaredDrafts)
 	}
-	if specFlag.MatchString(" " + cmd + " ") {
+	if slices.ContainsFunc(specFlagHas, func(lit string) bool { return strings.Contains(cmd, lit) }) &&
+		specFlag.MatchString(" "+cmd+" ") {
 		return undeclaredDrafts
 	}
 	return 0
