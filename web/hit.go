@@ -67,7 +67,7 @@ var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 // reports whether it did; when it did not, nothing is written.
 func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, security headerSet) bool {
 	start := time.Now()
-	if r.Method != http.MethodGet || r.URL.RawPath != "" || !cacheable(r) {
+	if r.Method != http.MethodGet || r.URL.RawPath != "" {
 		return false
 	}
 	rctx := routeContexts.Get().(*chi.Context)
@@ -80,8 +80,14 @@ func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, 
 		path = "/"
 	}
 	pattern := mux.Find(rctx, http.MethodGet, path)
-	scope, ok := cachedRoutes[pattern]
+	route, ok := cachedRoutes[pattern]
 	if !ok {
+		return false
+	}
+	// As pageParams does for the chain, before the language or the key
+	// reads the query.
+	r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
+	if !cacheable(r) {
 		return false
 	}
 	tag, cookie := pickLanguage(r)
@@ -90,7 +96,7 @@ func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, 
 	}
 	var kb [256]byte
 	key := s.appendPageKey(kb[:0], r, tag)
-	st := s.gens.stampOf(scope, rctx.URLParam("id"), r)
+	st := s.gens.stampOf(route.scope, rctx.URLParam("id"), r)
 	p, ok := s.pages.getBytes(key)
 	if !ok || p.stamp != st {
 		return false
