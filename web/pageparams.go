@@ -50,10 +50,10 @@ func pageQuery(params []string, raw string) string {
 // paramAt is the index in params of the raw part's name, -1 when the part
 // is not kept under any.
 func paramAt(params []string, part string) int {
-	if strings.IndexByte(part, ';') >= 0 {
+	name, value, _ := strings.Cut(part, "=")
+	if value == "" || strings.IndexByte(part, ';') >= 0 {
 		return -1
 	}
-	name, _, _ := strings.Cut(part, "=")
 	return slices.Index(params, name)
 }
 
