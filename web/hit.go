@@ -54,8 +54,9 @@ func (h *hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.S
 
 // AnswerHit answers r when it is a fresh hit (HitAnswerer).
 func (h *hitFirst) AnswerHit(w http.ResponseWriter, r *http.Request) bool {
-	// Before anything reads the query: pages are built from, and cached
-	// under, the query without its tracking parameters.
+	// Before anything reads the query: pages are built from the query
+	// without its tracking parameters (a cached route's is then reduced
+	// to what its page reads, serveHit and pageParams).
 	r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
 	return h.s.serveHit(w, r, h.Mux, h.security) || h.s.serveStaticHit(w, r, h.security)
 }
