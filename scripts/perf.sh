@@ -5,12 +5,14 @@
 #   go build -o /tmp/sm ./cmd/speedmatrix
 #   SM=/tmp/sm scripts/perf.sh
 #
-# It creates a scratch database (speedmatrix_perf_$$) on ADMIN_URL, stores
-# RUNS demo runs (2000), starts the server on ADDR (127.0.0.1:18083) and
-# nginx on NGINX_ADDR (127.0.0.1:18097) with a saved copy of one report,
-# runs wrk (CONNS=32 connections, THREADS=2, DURATION=5s each, gzip
-# accepted) against both, nginx and the warm report alternately ROUNDS=3
-# times (the best of each is kept), then UPLOADS uploads from 4 clients beside
+# It creates a scratch database (PERF_DB, speedmatrix_perf_$$) on ADMIN_URL, stores
+# RUNS demo runs (4000), starts the server on ADDR (127.0.0.1:18083, its
+# metrics on METRICS_ADDR, 127.0.0.1:18084) and nginx on NGINX_ADDR
+# (127.0.0.1:18097) with a saved copy of one report, runs wrk (CONNS=32
+# connections, THREADS=2, DURATION=5s each, gzip accepted) against both,
+# nginx and the warm report alternately ROUNDS=3 times (the best of each is
+# kept), the cold report (every run's report in turn, see cold.lua below),
+# then UPLOADS uploads from 4 clients beside
 # raw pgx inserts of the same documents (scripts/uploadload -baseline), and prints
 # the ratios of docs/performance.md's table and the server's peak RSS.
 # Everything it starts is stopped and the database dropped on exit. Needs
@@ -22,14 +24,15 @@ SM=${SM:-/tmp/sm}
 ADMIN_URL=${ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 ADDR=${ADDR:-127.0.0.1:18083}
 NGINX_ADDR=${NGINX_ADDR:-127.0.0.1:18097}
-RUNS=${RUNS:-2000}
+RUNS=${RUNS:-4000}
+METRICS_ADDR=${METRICS_ADDR:-127.0.0.1:18084}
 CONNS=${CONNS:-32}
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-5s}
 UPLOADS=${UPLOADS:-100}
 ROUNDS=${ROUNDS:-3}
 
-for a in "$ADDR" "$NGINX_ADDR"; do
+for a in "$ADDR" "$NGINX_ADDR" "$METRICS_ADDR"; do
 	case $a in 127.0.0.1:*) ;; *) echo "perf.sh: only 127.0.0.1 addresses ($a)" >&2; exit 2 ;; esac
 done
 for c in wrk nginx psql curl; do
@@ -37,7 +40,7 @@ for c in wrk nginx psql curl; do
 done
 [ -x "$SM" ] || { echo "perf.sh: build the server first: go build -o $SM ./cmd/speedmatrix" >&2; exit 2; }
 
-db=speedmatrix_perf_$$
+db=${PERF_DB:-speedmatrix_perf_$$}
 work=$(mktemp -d)
 DATABASE_URL=$(printf '%s' "$ADMIN_URL" | sed "s|/postgres?|/$db?|")
 export DATABASE_URL
@@ -53,7 +56,7 @@ trap cleanup EXIT INT TERM
 psql -q "$ADMIN_URL" -c "CREATE DATABASE $db" >/dev/null
 "$SM" migrate >/dev/null
 "$SM" demo --runs "$RUNS" | tail -1
-UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$ADDR "$SM" serve >"$work/sm.log" 2>/dev/null &
+UPLOADS_PER_HOUR_ADDRESS=-1 ADDR=$ADDR METRICS_ADDR=$METRICS_ADDR "$SM" serve >"$work/sm.log" 2>/dev/null &
 echo $! >"$work/sm.pid"
 base=http://$ADDR
 for _ in $(seq 50); do curl -fs "$base/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -87,14 +90,39 @@ EOF
 nginx -c "$work/nginx.conf"
 sleep 0.5
 
-cat >"$work/cold.lua" <<'EOF'
--- every request a new query string: a cache miss each time
-local n = 0
-request = function()
-	n = n + 1
-	return wrk.format(nil, wrk.path .. "?cold=" .. math.random(1, 1e9) .. "-" .. n)
+# The cold report: every run's report in turn, each wrk thread walking its
+# share of the ids round and round. A query string no page reads is no
+# miss (the page cache keeps only the parameters a page reads), so the
+# misses are distinct reports: between two requests of one report the
+# walk asks for all the others, RUNS pages of 13-19 KB each (gzip),
+# more than the page cache holds at its default PAGE_CACHE_MB (32 MiB,
+# about 2,000 reports), and a cache that keeps the least recently used
+# out has evicted it by then. The server's own counters say so: the cold
+# line prints the share of its requests that were misses
+# (speedmatrix_page_cache_requests_total on METRICS_ADDR).
+psql -qAt "$DATABASE_URL" -c "SELECT id FROM runs WHERE NOT hidden ORDER BY id" >"$work/ids"
+cat >"$work/cold.lua" <<EOF
+local threads = 0
+function setup(thread)
+	thread:set("first", threads)
+	threads = threads + 1
+end
+function init(args)
+	ids = {}
+	for id in io.lines("$work/ids") do ids[#ids + 1] = id end
+	i = first + 1
+end
+function request()
+	local id = ids[i]
+	i = (i - 1 + $THREADS) % #ids + 1
+	return wrk.format(nil, "/runs/" .. id)
 end
 EOF
+metric() { # series → its value on the server's /metrics
+	curl -fs "http://$METRICS_ADDR/metrics" | awk -v s="$1" '$1 == s {printf "%.0f", $2}'
+}
+misses() { metric 'speedmatrix_page_cache_requests_total{outcome="miss"}'; }
+hits() { metric 'speedmatrix_page_cache_requests_total{outcome="hit"}'; }
 
 rps() { # URL [wrk args...] → requests per second
 	url=$1; shift
@@ -117,9 +145,13 @@ for _ in $(seq "$ROUNDS"); do
 done
 hwm() { awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' "/proc/$(cat "$work/sm.pid")/status"; }
 rss_warm=$(hwm)
-cold=$(rps "$base$report" -s "$work/cold.lua")
+miss0=$(misses) hit0=$(hits)
+cold=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -H 'Accept-Encoding: gzip' -s "$work/cold.lua" "$base/" | awk '/Requests\/sec/ {printf "%.0f", $2}')
+cold_misses=$(($(misses) - miss0)) cold_hits=$(($(hits) - hit0))
 rss_cold=$(hwm)
 echo "nginx gzip_static: $nginx_rps req/s; warm report: $warm req/s; cold report: $cold req/s"
+echo "cold report: $cold_misses misses, $cold_hits hits, walking $(wc -l <"$work/ids") reports (the cache holds $(metric speedmatrix_page_cache_entries) pages): miss share $(ratio "$cold_misses" "$((cold_misses + cold_hits))")"
+[ "$cold_hits" -le "$((cold_misses / 100))" ] || echo "perf.sh: the cold walk hit the cache: raise RUNS (or lower PAGE_CACHE_MB) so the reports outgrow it" >&2
 echo
 echo "| page | req/s | one request (ms) | ratio | goal |"
 echo "|---|---|---|---|---|"

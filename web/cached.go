@@ -23,10 +23,11 @@ const maxCachedBody = 2 << 20
 // database is down) and an older copy is kept, that copy is sent, marked
 // as stale (stale.go).
 func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
-	scope, ok := cachedRoutes[pattern]
+	route, ok := cachedRoutes[pattern]
 	if !ok {
 		return h
 	}
+	scope := route.scope
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !cacheable(r) {
 			h(w, r)

@@ -9,8 +9,9 @@ import (
 )
 
 // This file is the page cache's policy, in one place: which pages are
-// kept as bytes (cachedRoutes), what names one (appendPageKey), and what makes
-// a kept page stale (generations, renewed from store.Change).
+// kept as bytes and which query parameters each reads (cachedRoutes), what
+// names one (appendPageKey), and what makes a kept page stale
+// (generations, renewed from store.Change).
 
 // pageScope says which changes make a cached page stale.
 type pageScope int
@@ -25,32 +26,62 @@ const (
 	scopeCompare
 )
 
+// cachedRoute is the policy of one cached route: what makes its pages
+// stale, and the query parameters its page reads. Only those reach the
+// handler and name the page (pageParams), so a parameter no page reads
+// (?x=1, ?x=2, …) is no new miss and no new entry, and a handler cannot
+// read one its key does not name: a list left short makes a filter stop
+// working, never one filter's page served for another.
+type cachedRoute struct {
+	scope pageScope
+	// params are sorted, which is the order url.Values.Encode writes, so
+	// the site's own links are in the order pages are kept under.
+	params []string
+}
+
+// The query parameters of the cached pages. Every page reads ?lang=: the
+// language middleware picks the language by it, and the page's canonical
+// and language links say whether it was given (templates.NewBase).
+var (
+	langOnly = []string{langParam}
+	// runImageParams: ?v= pins the revision an image shows (imageCache).
+	runImageParams = []string{langParam, "v"}
+	// runsParams: readRunsQuery (readFilter, sort, the cursor after).
+	runsParams = []string{"after", "engine", "hardware", langParam, "model", "quant", "sort", "submitter", "version"}
+	// leaderboardParams: readLeaderQuery (readFilter, metric, the grid
+	// point, flagged) and the queued toggle.
+	leaderboardParams = []string{"conc", "ctx", "engine", "flagged", "hardware", langParam, "metric", "model", "quant", "queued", "submitter", "version"}
+	compareParams     = []string{langParam, "runs"}
+	// historyParams: readHistoryQuery.
+	historyParams = []string{"cell", "engine", "hardware", langParam, "model", "quant"}
+)
+
 // cachedRoutes are the public pages that change only when data changes,
 // by route pattern (routes.go). Everything else is answered fresh.
-var cachedRoutes = map[string]pageScope{
-	"/":                    scopeSite,
-	"/runs/{id}":           scopeRun,
-	"/runs/{id}.json":      scopeRun,
-	"/runs/{id}.csv":       scopeRun,
-	"/runs/{id}.md":        scopeRun,
-	"/runs/{id}.txt":       scopeRun,
-	"/runs/{id}.bbcode":    scopeRun,
-	"/runs/{id}/card.png":  scopeRun,
-	"/runs/{id}/grid.svg":  scopeRun,
-	"/runs/{id}/badge.svg": scopeRun,
-	"/runs/{id}/embed":     scopeRun,
-	"/runs":                scopeSite,
-	"/leaderboard":         scopeSite,
-	"/hardware/{slug}":     scopeSite,
-	"/engines/{slug}":      scopeSite,
-	"/models/{slug}":       scopeSite,
-	"/submitters/{slug}":   scopeSite,
-	"/orgs/{slug}":         scopeSite,
-	"/compare":             scopeCompare,
-	"/compare/with/{id}":   scopeSite,
-	"/sitemap.xml":         scopeSite,
-	"/sitemap-{lang}.xml":  scopeSite,
-	"/history":             scopeSite,
+var cachedRoutes = map[string]cachedRoute{
+	"/":                    {scopeSite, langOnly},
+	"/runs/{id}":           {scopeRun, langOnly},
+	"/runs/{id}.json":      {scopeRun, langOnly},
+	"/runs/{id}.csv":       {scopeRun, langOnly},
+	"/runs/{id}.md":        {scopeRun, langOnly},
+	"/runs/{id}.txt":       {scopeRun, langOnly},
+	"/runs/{id}.bbcode":    {scopeRun, langOnly},
+	"/runs/{id}/card.png":  {scopeRun, langOnly},
+	"/runs/{id}/grid.svg":  {scopeRun, runImageParams},
+	"/runs/{id}/badge.svg": {scopeRun, runImageParams},
+	"/runs/{id}/embed":     {scopeRun, langOnly},
+	"/runs":                {scopeSite, runsParams},
+	"/leaderboard":         {scopeSite, leaderboardParams},
+	"/hardware/{slug}":     {scopeSite, langOnly},
+	"/engines/{slug}":      {scopeSite, langOnly},
+	"/models/{slug}":       {scopeSite, langOnly},
+	"/submitters/{slug}":   {scopeSite, langOnly},
+	"/orgs/{slug}":         {scopeSite, langOnly},
+	"/compare":             {scopeCompare, compareParams},
+	"/compare/with/{id}":   {scopeSite, langOnly},
+	"/sitemap.xml":         {scopeSite, langOnly},
+	"/sitemap-{lang}.xml":  {scopeSite, langOnly},
+	"/history":             {scopeSite, historyParams},
 }
 
 // cacheable reports whether this request of a cached route may be kept:
@@ -72,7 +103,8 @@ func queryValue(r *http.Request, key string) string {
 }
 
 // appendPageKey names one cached answer: everything the bytes depend on. Pages
-// are built from the path and query alone, in the reader's language, with
+// are built from the path and query alone (the query reduced to what the
+// page reads, pageParams), in the reader's language, with
 // links on the site's origin (part of the key, so a forged Host cannot
 // poison what others get). The build is not in it: a process serves one.
 //

@@ -54,8 +54,9 @@ func (h *hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.S
 
 // AnswerHit answers r when it is a fresh hit (HitAnswerer).
 func (h *hitFirst) AnswerHit(w http.ResponseWriter, r *http.Request) bool {
-	// Before anything reads the query: pages are built from, and cached
-	// under, the query without its tracking parameters.
+	// Before anything reads the query: pages are built from the query
+	// without its tracking parameters (a cached route's is then reduced
+	// to what its page reads, serveHit and pageParams).
 	r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
 	return h.s.serveHit(w, r, h.Mux, h.security) || h.s.serveStaticHit(w, r, h.security)
 }
@@ -67,7 +68,7 @@ var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 // reports whether it did; when it did not, nothing is written.
 func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, security headerSet) bool {
 	start := time.Now()
-	if r.Method != http.MethodGet || r.URL.RawPath != "" || !cacheable(r) {
+	if r.Method != http.MethodGet || r.URL.RawPath != "" {
 		return false
 	}
 	rctx := routeContexts.Get().(*chi.Context)
@@ -80,8 +81,14 @@ func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, 
 		path = "/"
 	}
 	pattern := mux.Find(rctx, http.MethodGet, path)
-	scope, ok := cachedRoutes[pattern]
+	route, ok := cachedRoutes[pattern]
 	if !ok {
+		return false
+	}
+	// As pageParams does for the chain, before the language or the key
+	// reads the query.
+	r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
+	if !cacheable(r) {
 		return false
 	}
 	tag, cookie := pickLanguage(r)
@@ -90,7 +97,7 @@ func (s *Server) serveHit(w http.ResponseWriter, r *http.Request, mux *chi.Mux, 
 	}
 	var kb [256]byte
 	key := s.appendPageKey(kb[:0], r, tag)
-	st := s.gens.stampOf(scope, rctx.URLParam("id"), r)
+	st := s.gens.stampOf(route.scope, rctx.URLParam("id"), r)
 	p, ok := s.pages.getBytes(key)
 	if !ok || p.stamp != st {
 		return false

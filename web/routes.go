@@ -27,7 +27,9 @@ func (s *Server) routes() *chi.Mux {
 	r.Get("/favicon.ico", favicon) // for clients that ask the root, not the page's <link rel=icon>
 
 	r.Group(func(r chi.Router) {
-		r.Use(s.language)
+		// A cached route's query is reduced to what its page reads
+		// before the language or the handler reads it (pageparams.go).
+		r.Use(pageParams, s.language)
 		// Pages and JSON are compressed on the fly, but for the cached
 		// ones, which bring their own gzip or brotli (cached.go).
 		r.Use(s.compressUncached)

@@ -4,10 +4,11 @@ import "strings"
 
 // trackingParams are query parameters that sites and newsletters add to
 // a link to follow its clicks: no page reads them, and Facebook's fbclid
-// differs on every click. Left in the query they made each click of a
-// report linked from a forum a page of its own, a cache miss kept beside
-// the others; the query a page is built from and cached under has them
-// removed (withoutTracking). Any parameter starting "utm_" is one too.
+// differs on every click. The query every page is built from has them
+// removed (withoutTracking), so no page's links carry them; a cached
+// route keeps only what its page reads anyway (pageparams.go), so a click
+// through Facebook is no miss of its own. Any parameter starting "utm_"
+// is one too.
 var trackingParams = map[string]bool{
 	"fbclid": true, "gclid": true, "dclid": true, "gbraid": true, "wbraid": true, "msclkid": true,
 	"twclid": true, "ttclid": true, "li_fat_id": true, "igshid": true, "yclid": true,

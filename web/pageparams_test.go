@@ -1,0 +1,128 @@
+package web_test
+
+import (
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web"
+)
+
+// cacheCounts reads the page cache's hits, misses and entries from m.
+func cacheCounts(t *testing.T, m *web.Metrics) (hits, misses, entries int) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	text, _ := io.ReadAll(rec.Body)
+	read := func(series string) int {
+		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\d+)$`).FindSubmatch(text)
+		if m == nil {
+			t.Fatalf("no %s in the metrics", series)
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		return n
+	}
+	return read(`speedmatrix_page_cache_requests_total{outcome="hit"}`), read(`speedmatrix_page_cache_requests_total{outcome="miss"}`),
+		read("speedmatrix_page_cache_entries")
+}
+
+// newCountedSite is newSite with the metrics at hand.
+func newCountedSite(t *testing.T) (*site, *web.Metrics) {
+	st, dbURL := dbtest.New(t)
+	m := web.NewMetrics()
+	b, _ := i18n.Default()
+	srv := httptest.NewServer(web.New(web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
+		Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
+	t.Cleanup(srv.Close)
+	return &site{Server: srv, store: st, url: dbURL}, m
+}
+
+// TestUnreadParamsShareThePage: on every cached route, a page asked with
+// parameters no page reads is built without them (its links do not carry
+// them) and is the same cache entry as the page without them: the second
+// request is a hit and the cache holds no more pages.
+func TestUnreadParamsShareThePage(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	seedOrg(t, s)
+	other := s.seedLilbench(t)
+	run := "/runs/" + id
+	byRoute := map[string]string{
+		"/": "/", "/runs": "/runs", "/leaderboard": "/leaderboard",
+		"/runs/{id}": run, "/runs/{id}.json": run + ".json", "/runs/{id}.csv": run + ".csv", "/runs/{id}.md": run + ".md",
+		"/runs/{id}.txt": run + ".txt", "/runs/{id}.bbcode": run + ".bbcode", "/runs/{id}/card.png": run + "/card.png",
+		"/runs/{id}/grid.svg": run + "/grid.svg", "/runs/{id}/badge.svg": run + "/badge.svg", "/runs/{id}/embed": run + "/embed",
+		"/hardware/{slug}": "/hardware/rtx-3060-12gb", "/engines/{slug}": "/engines/vllm",
+		"/models/{slug}": "/models/qwen3-5-4b", "/submitters/{slug}": "/submitters/sandberg",
+		"/orgs/{slug}": "/orgs/lil-lab", "/compare": "/compare?runs=" + id + "," + other,
+		"/compare/with/{id}": "/compare/with/" + id, "/sitemap.xml": "/sitemap.xml", "/sitemap-{lang}.xml": "/sitemap-ko.xml",
+		"/history": "/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b",
+	}
+	for _, pattern := range web.CachedRoutePatterns() {
+		path, ok := byRoute[pattern]
+		if !ok {
+			t.Errorf("cached route %s has no page here", pattern)
+			continue
+		}
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		// First with the junk: the page is built from that request.
+		resp, junked := s.get(t, path+sep+"zzjunk=1&utm_source=x&after=")
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", path, resp.StatusCode)
+		}
+		if strings.Contains(junked, "zzjunk") {
+			t.Errorf("%s: the page carries a parameter it does not read", path)
+		}
+		hits, misses, entries := cacheCounts(t, m)
+		_, plain := s.get(t, path)
+		h2, m2, e2 := cacheCounts(t, m)
+		if h2 != hits+1 || m2 != misses || e2 != entries || plain != junked {
+			t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same body %v), want one hit of the same entry",
+				path, sep+"zzjunk=1…", hits, h2, misses, m2, entries, e2, plain == junked)
+		}
+	}
+}
+
+// TestListedParamsMakePages: a parameter the page reads still makes a
+// page of its own (a leaderboard filter, a runs sort), in whatever order
+// the parameters come; ?after= pages of /runs are not kept, and one on a
+// page that does not read it is that page.
+func TestListedParamsMakePages(t *testing.T) {
+	s, m := newCountedSite(t)
+	s.seed(t)
+	s.seedLilbench(t)
+	_, board := s.get(t, "/leaderboard")
+	hits, misses, entries := cacheCounts(t, m)
+	_, perRequest := s.get(t, "/leaderboard?metric=per_request_tps&ctx=0")
+	h, mi, e := cacheCounts(t, m)
+	if perRequest == board || h != hits || mi != misses+1 || e != entries+1 {
+		t.Errorf("a leaderboard by another metric: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a page of its own",
+			hits, h, misses, mi, entries, e, perRequest == board)
+	}
+	_, swapped := s.get(t, "/leaderboard?ctx=0&x=1&metric=per_request_tps")
+	h2, m2, e2 := cacheCounts(t, m)
+	if swapped != perRequest || h2 != h+1 || m2 != mi || e2 != e {
+		t.Errorf("the same parameters in another order: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of the same entry", h, h2, mi, m2, e, e2)
+	}
+	_, newest := s.get(t, "/runs")
+	_, peak := s.get(t, "/runs?sort=peak")
+	if newest == peak {
+		t.Error("/runs?sort=peak is the page of /runs")
+	}
+	h3, m3, e3 := cacheCounts(t, m)
+	s.get(t, "/runs?after=zzz")
+	s.get(t, "/leaderboard?after=zzz&ctx=0&metric=per_request_tps")
+	if h4, m4, e4 := cacheCounts(t, m); h4 != h3+1 || m4 != m3 || e4 != e3 {
+		t.Errorf("?after= on /runs and on the leaderboard: hits %d→%d, misses %d→%d, entries %d→%d, want /runs's answered fresh and the board's a hit",
+			h3, h4, m3, m4, e3, e4)
+	}
+}
