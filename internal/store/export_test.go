@@ -40,7 +40,8 @@ func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held f
 	id, _ = runIDs(key)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
 	return id, s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, insertRunSQL, runRowArgs(id, key, uploaded, r)...); err != nil {
+		sql, args := insertRun(id, key, uploaded, r)
+		if _, err := tx.Exec(ctx, sql, args...); err != nil {
 			return err
 		}
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
