@@ -139,7 +139,7 @@ LIMIT $7`
 
 // queueSeriesOf queues seriesOfSQL for r on b and returns what reads its
 // answer (seriesResult). A run that names no engine version has no series,
-// so nothing is asked: a custom plan of seriesOfSQL folds `$6 <> ”` to
+// so nothing is asked: a custom plan of seriesOfSQL folds its test of an empty $6 to
 // false, cheaper than the generic plan, so PostgreSQL planned the statement
 // afresh at every upload without a version (0.19 ms of the backend's CPU)
 // to find nothing.
