@@ -48,7 +48,10 @@ SELECT c.context, c.concurrency, m.metric, c.status,
 FROM decode_cells c
 JOIN runs r ON r.id = c.run_id
 CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
-    ('ttft_ms', c.ttft_ms)) AS m (metric, v)
+    ('ttft_ms', c.ttft_ms)) AS m (metric, v)` + bestCellsWhere
+	// bestCellsWhere is which of the cells of decode_cells c, of runs r,
+	// with their metrics m, rank (liveCellsFrom shares it).
+	bestCellsWhere = `
 WHERE c.status IN ('valid', 'queued') AND m.v > 0
     -- Hidden runs and lil-bench quick runs never rank.
     AND NOT r.hidden AND r.profile <> 'quick'`
@@ -61,7 +64,7 @@ const bestCellsSelectAll = bestCellsSelectList + bestCellsFrom
 
 // bestCellsSelect is what best_cells holds: runs above the physical bound
 // are left out, so a group's best is its best plausible run; a leaderboard
-// that includes them ranks from bestCellsSelectAll instead.
+// that includes them adds those runs' cells (liveCellsFrom).
 const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 
 const bestCellsColumns = `(` + bestCellsColumnList + `)`
