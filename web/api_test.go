@@ -98,6 +98,14 @@ func TestAPIUploadAndDuplicate(t *testing.T) {
 	if loc := resp.Header.Get("Location"); loc != s.URL+"/runs/"+id || out["url"] != loc {
 		t.Errorf("Location %q url %v id %q", loc, out["url"], id)
 	}
+	// The client asked for gzip (Go's transport does): the answer, its id
+	// and address, comes plain (smallAnswer), a dry run's whole run gzipped.
+	if resp.Uncompressed {
+		t.Error("an upload's answer of a hundred bytes was gzipped")
+	}
+	if resp, _ = s.postTo(t, "/api/v1/runs?dry_run=1", "application/json", body); !resp.Uncompressed {
+		t.Errorf("a dry run's answer (%d) was not gzipped", resp.StatusCode)
+	}
 	// The same document again, gzipped this time: one run, answered 200.
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"io"
+	"math"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -46,5 +48,32 @@ func TestServeMetricsServesProfiler(t *testing.T) {
 	}
 	if code, _ := get("/"); code != http.StatusNotFound {
 		t.Errorf("/: %d, want 404", code)
+	}
+}
+
+// TestHeapPolicy: serve sets the memory limit and the collector's pace when
+// the environment does not, and leaves each alone when it does.
+func TestHeapPolicy(t *testing.T) {
+	prevGC, prevLimit := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(prevGC); debug.SetMemoryLimit(prevLimit) })
+
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	setMemoryLimit()
+	if got := debug.SetGCPercent(123); got != gcPercent {
+		t.Errorf("GOGC unset: the collector's percent is %d, want %d", got, gcPercent)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != defaultMemoryLimit {
+		t.Errorf("GOMEMLIMIT unset: the limit is %d, want %d", got, defaultMemoryLimit)
+	}
+
+	t.Setenv("GOGC", "150") // the runtime read it at start; serve must not override it
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	setMemoryLimit()
+	if got := debug.SetGCPercent(100); got != 123 {
+		t.Errorf("GOGC set: the collector's percent became %d, want it left at 123", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set: the limit became %d, want it left alone", got)
 	}
 }

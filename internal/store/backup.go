@@ -69,7 +69,8 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 	defer wrap(&err, "RestoreRun(%q)", r.ID)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, insertRunSQL, runRowArgs(r.ID, dedupeKey, uploaded, r)...)
+		sql, args := insertRun(r.ID, dedupeKey, uploaded, r)
+		tag, err := tx.Exec(ctx, sql, args...)
 		if err != nil {
 			return err
 		}

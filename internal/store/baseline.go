@@ -22,7 +22,8 @@ import (
 type Baseline struct {
 	s                     *Store
 	runs, decode, prefill string
-	insertSQL             string
+	// insertSQL is each text insertRun picks, made to write b.runs.
+	insertSQL map[string]string
 }
 
 // NewBaseline creates the scratch tables, named with a random suffix so
@@ -39,7 +40,10 @@ func (s *Store) NewBaseline(ctx context.Context) (_ *Baseline, err error) {
 			return nil, err
 		}
 	}
-	b.insertSQL = strings.Replace(insertRunSQL, "INSERT INTO runs (", "INSERT INTO "+b.runs+" (", 1)
+	b.insertSQL = map[string]string{}
+	for _, sql := range []string{insertRunSQL, insertUnverifiedRunSQL} {
+		b.insertSQL[sql] = strings.Replace(sql, "INSERT INTO runs (", "INSERT INTO "+b.runs+" (", 1)
+	}
 	return b, nil
 }
 
@@ -50,7 +54,8 @@ func (b *Baseline) Insert(ctx context.Context, r *run.Run, key string) (err erro
 	id, _ := runIDs(key)
 	uploaded := time.Now().UTC().Truncate(time.Microsecond)
 	return b.s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, b.insertSQL, runRowArgs(id, key, uploaded, r)...); err != nil {
+		sql, args := insertRun(id, key, uploaded, r)
+		if _, err := tx.Exec(ctx, b.insertSQL[sql], args...); err != nil {
 			return err
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{b.decode}, decodeColumns,

@@ -204,7 +204,11 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 		offerCells(best, ids[i], r, uploaded[i])
 	}
 	for i, t := range bestTables {
-		if len(best[i]) > 0 {
+		switch {
+		case len(best[i]) == 0:
+		case len(ids) == 1:
+			b.Queue(t.offerOne, t.offerOneArgs(best[i])...)
+		default:
 			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}
 	}

@@ -48,7 +48,10 @@ SELECT c.context, c.concurrency, m.metric, c.status,
 FROM decode_cells c
 JOIN runs r ON r.id = c.run_id
 CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
-    ('ttft_ms', c.ttft_ms)) AS m (metric, v)
+    ('ttft_ms', c.ttft_ms)) AS m (metric, v)` + bestCellsWhere
+	// bestCellsWhere is which of the cells of decode_cells c, of runs r,
+	// with their metrics m, rank (liveCellsFrom shares it).
+	bestCellsWhere = `
 WHERE c.status IN ('valid', 'queued') AND m.v > 0
     -- Hidden runs and lil-bench quick runs never rank.
     AND NOT r.hidden AND r.profile <> 'quick'`
@@ -61,7 +64,7 @@ const bestCellsSelectAll = bestCellsSelectList + bestCellsFrom
 
 // bestCellsSelect is what best_cells holds: runs above the physical bound
 // are left out, so a group's best is its best plausible run; a leaderboard
-// that includes them ranks from bestCellsSelectAll instead.
+// that includes them adds those runs' cells (liveCellsFrom).
 const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 
 const bestCellsColumns = `(` + bestCellsColumnList + `)`
@@ -84,8 +87,9 @@ type bestTable struct {
 	name string
 	// version: the table keeps a best per engine version too.
 	version bool
-	// offer is offerSQL(), made once: an upload sends it every time.
-	offer string
+	// offer is offerSQL(), made once; offerOne is offerOneSQL(), what an
+	// upload sends every time.
+	offer, offerOne string
 }
 
 var (
@@ -98,7 +102,7 @@ var (
 
 func newBestTable(name string, version bool) bestTable {
 	t := bestTable{name: name, version: version}
-	t.offer = t.offerSQL()
+	t.offer, t.offerOne = t.offerSQL(), t.offerOneSQL()
 	return t
 }
 
@@ -179,6 +183,63 @@ LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name 
     LIMIT 1) AS o ON true
 WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_value, o.uploaded_at, o.run_id)` +
 		t.upsertSQL()
+}
+
+// offerOneSQL is offerSQL for the cells of one run, an upload's: what all
+// of them share (the group, the base model, the run's id and upload time,
+// the version) goes once, $7…$14 (and $15), and only what is each cell's
+// own as arrays, $1…$6 (point, metric, status, sort value, value;
+// offerOneArgs). As arrays, eight of the fourteen columns were ~50 equal
+// elements each, encoded by the server and parsed by the backend at every
+// upload. The same probe per offer and the same upsert as offerSQL.
+func (t bestTable) offerOneSQL() string {
+	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
+		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
+		"demo": "$12::bool", "run_id": "$13::text", "uploaded_at": "$14::timestamptz", "engine_version": "$15::text"}
+	value := func(col string) string {
+		if v, ok := shared[col]; ok {
+			return v
+		}
+		return "y." + col
+	}
+	var list []string
+	for _, col := range strings.Split(strings.Trim(t.columns(), "()"), ",") {
+		col = strings.TrimSpace(col)
+		list = append(list, value(col)+" AS "+col)
+	}
+	var probe []string
+	for _, col := range strings.Split(t.key(), ", ") {
+		probe = append(probe, value(col))
+	}
+	return `
+INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
+SELECT ` + strings.Join(list, ", ") + `
+FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[])
+    AS y (context, concurrency, metric, status, sort_value, value)
+LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
+    WHERE (o.` + strings.ReplaceAll(t.key(), ", ", ", o.") + `) = (` + strings.Join(probe, ", ") + `)
+    LIMIT 1) AS o ON true
+WHERE o.run_id IS NULL OR (y.sort_value, $14::timestamptz, $13::text) < (o.sort_value, o.uploaded_at, o.run_id)` +
+		t.upsertSQL()
+}
+
+// offerOneArgs are t.offerOne's parameters for the cells in best, all of
+// one run (offerCells of one run).
+func (t bestTable) offerOneArgs(best map[bestKey]bestRow) []any {
+	offers := make([]bestOffer, 0, len(best))
+	for k, v := range best {
+		offers = append(offers, bestOffer{k, v})
+	}
+	args := make([]any, 0, 15)
+	for _, j := range [...]int{0, 1, 2, 3, 10, 11} { // bestOfferColumns: point, metric, status, sort value, value
+		args = append(args, bestOfferColumns[j](offers))
+	}
+	k, v := offers[0].k, offers[0].v
+	args = append(args, k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded)
+	if t.version {
+		args = append(args, k.version)
+	}
+	return args
 }
 
 // offerBestArgs are t.offer's parameters for the cells in best.

@@ -154,20 +154,22 @@ func (s *Store) storedBests(ctx context.Context, q *query, lq LeaderQuery) error
 // liveBests is lq's best cells per group ranked from the runs' own cells
 // (those of runs matching more, when more is not empty), as a subquery b
 // in best_cells' columns; its arguments go to q. It reads every matching
-// run's cell at the point.
+// run's cell at the point, by the run (liveCellsFrom).
 func (s *Store) liveBests(ctx context.Context, q *query, lq LeaderQuery, more string) (string, error) {
 	var live query
 	live.args = q.args // numbered after what q holds
 	live.add("c.context = ?", lq.Context)
 	live.add("c.concurrency = ?", lq.Concurrency)
-	live.add("m.metric = ?", lq.Metric)
 	live.add("c.status = ?", leaderStatus(lq))
+	point := live.and()
+	live.where = nil
+	live.add("m.metric = ?", lq.Metric)
 	if err := s.filter(ctx, &live, lq.Filter, "r", false); err != nil {
 		return "", err
 	}
-	cells := bestCellsSelect
-	if lq.IncludeFlagged {
-		cells = bestCellsSelectAll
+	cells := bestCellsSelectList + liveCellsFrom(point) + bestCellsWhere
+	if !lq.IncludeFlagged {
+		cells += ` AND NOT r.above_bound`
 	}
 	if more != "" {
 		live.where = append(live.where, more)
@@ -175,6 +177,21 @@ func (s *Store) liveBests(ctx context.Context, q *query, lq LeaderQuery, more st
 	q.args = live.args
 	return fixLiveColumns(`(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (` + cells + ` AND ` +
 		live.and() + `) AS x ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, id) AS b`), nil
+}
+
+// liveCellsFrom is bestCellsFrom's FROM for a board at one point (point,
+// conditions on decode_cells c): the matching runs first (a live board
+// always filters them, by submitter or by the bound), then each one's
+// cell at the point by decode_cells' primary key. OFFSET 0 keeps the
+// subquery a probe per run: flattened into a join, it let the planner read
+// decode_cells whole, and no index on the point is kept for it any more
+// (migration 0020: each cost an upload 48 index entries).
+func liveCellsFrom(point string) string {
+	return `
+FROM runs r
+CROSS JOIN LATERAL (SELECT * FROM decode_cells c WHERE c.run_id = r.id AND ` + point + ` OFFSET 0) AS c
+CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
+    ('ttft_ms', c.ttft_ms)) AS m (metric, v)`
 }
 
 // bestsWithFlagged is lq's board with the runs above the physical bound

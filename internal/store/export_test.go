@@ -40,7 +40,8 @@ func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held f
 	id, _ = runIDs(key)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
 	return id, s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, insertRunSQL, runRowArgs(id, key, uploaded, r)...); err != nil {
+		sql, args := insertRun(id, key, uploaded, r)
+		if _, err := tx.Exec(ctx, sql, args...); err != nil {
 			return err
 		}
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
@@ -64,7 +65,12 @@ func IndexSQL(one bool) map[string]string {
 	}
 	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
 	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
-	return map[string]string{sh.setIdentitiesSQL(): set, groupBests.offer: offer, versionBests.offer: offer + `, '{v}'`,
+	group, version, v := groupBests.offer, versionBests.offer, `, '{v}'`
+	if one {
+		offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+		group, version, v = groupBests.offerOne, versionBests.offerOne, `, 'v'`
+	}
+	return map[string]string{sh.setIdentitiesSQL(): set, group: offer, version: offer + v,
 		sh.countRunsSQL(): ids + ", 1"}
 }
 

@@ -89,8 +89,9 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	b.Queue(beginSQL)
 	check := queueRefuseClaimed(b, r)
 	member := queueRefuseNonMember(b, r)
-	queueSeriesOf(b, r)
-	b.Queue(insertRunSQL, runRowArgs(short, dedupeKey, uploaded, r)...)
+	series := queueSeriesOf(b, r)
+	sql, args := insertRun(short, dedupeKey, uploaded, r)
+	b.Queue(sql, args...)
 	br := conn.SendBatch(ctx, b)
 	defer func() {
 		if cerr := br.Close(); err == nil {
@@ -106,7 +107,7 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	if err = member(br); err != nil {
 		return "", false, nil, false, err
 	}
-	if others, reset, err = seriesResult(br); err != nil {
+	if others, reset, err = series(br); err != nil {
 		return "", false, nil, false, err
 	}
 	tag, err := br.Exec()
@@ -132,7 +133,8 @@ func insertRunRow(ctx context.Context, tx querier, r *run.Run, dedupeKey string,
 		// ON CONFLICT DO NOTHING covers both unique constraints. A
 		// concurrent insert of the same key makes this statement wait for
 		// that transaction and then skip the row.
-		tag, err := tx.Exec(ctx, insertRunSQL, runRowArgs(id, dedupeKey, uploaded, r)...)
+		sql, args := insertRun(id, dedupeKey, uploaded, r)
+		tag, err := tx.Exec(ctx, sql, args...)
 		if err != nil {
 			return "", false, err
 		}

@@ -106,7 +106,8 @@ func insertRunRows(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded []tim
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(shorts[a], shorts[b]) })
 	b := &pgx.Batch{}
 	for _, i := range order {
-		b.Queue(insertRunSQL, runRowArgs(shorts[i], runs[i].DedupeKey, uploaded[i], runs[i].Run)...)
+		sql, args := insertRun(shorts[i], runs[i].DedupeKey, uploaded[i], runs[i].Run)
+		b.Queue(sql, args...)
 	}
 	br := tx.SendBatch(ctx, b)
 	var retry []int
