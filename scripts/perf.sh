@@ -95,8 +95,8 @@ sleep 0.5
 # miss (the page cache keeps only the parameters a page reads), so the
 # misses are distinct reports: between two requests of one report the
 # walk asks for all the others, RUNS pages of 13-19 KB each (gzip),
-# more than the page cache holds at its default PAGE_CACHE_MB (32 MiB,
-# about 2,000 reports), and a cache that keeps the least recently used
+# more than the page cache holds at its default PAGE_CACHE_MB (16 MiB,
+# about 1,000 reports), and a cache that keeps the least recently used
 # out has evicted it by then. The server's own counters say so: the cold
 # line prints the share of its requests that were misses
 # (speedmatrix_page_cache_requests_total on METRICS_ADDR).

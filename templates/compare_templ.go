@@ -439,7 +439,7 @@ func compareGrid(v *compare.View, g compare.Grid) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				} else {
-					templ_7745c5c3_Err = gridCell(c.Cell).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = gridCell(&c.Cell).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -18,7 +18,7 @@ func TestEscapedIsTemplText(t *testing.T) {
 	hostile := `<b onclick="x">&'é</b>`
 	var buf bytes.Buffer
 	row := report.Row{Phase: hostile, TotalTPS: hostile, StatusLabel: hostile, Reason: hostile}
-	if err := measurementRow(row).Render(context.Background(), &buf); err != nil {
+	if err := measurementRow(&row).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	want := ">" + html.EscapeString(fmt.Sprint(hostile)) + "<"

@@ -98,8 +98,9 @@ type Server struct {
 }
 
 // DefaultCacheBytes bounds the page cache when Config.CacheBytes is 0:
-// about 2,000 gzipped report pages, or 500 link-preview cards.
-const DefaultCacheBytes = 32 << 20
+// about 1,500 gzipped report pages, or 250 link-preview cards; a quarter of
+// serve's default memory limit.
+const DefaultCacheBytes = 16 << 20
 
 // changeSource is a Store that tells of committed changes (store.Store).
 type changeSource interface {

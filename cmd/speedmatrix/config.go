@@ -30,7 +30,8 @@ type config struct {
 	// MetricsAddr (METRICS_ADDR) is where /metrics is served, apart from
 	// the site; empty serves none.
 	MetricsAddr string
-	// CacheBytes (PAGE_CACHE_MB) bounds the page cache.
+	// CacheBytes (PAGE_CACHE_MB) bounds the page cache; 0 when unset, and
+	// serve derives it from the memory limit (cacheBytesFor).
 	CacheBytes int
 	// Mailer (SMTP_URL, MAIL_FROM) mails resets and confirmations; nil
 	// sends none.
@@ -60,7 +61,7 @@ func readConfig(getenv func(string) string) (config, error) {
 			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
 			TrustedProxies:  e.prefixes("TRUSTED_PROXIES"),
 		},
-		CacheBytes: e.positive("PAGE_CACHE_MB", web.DefaultCacheBytes>>20) << 20,
+		CacheBytes: e.positive("PAGE_CACHE_MB", 0) << 20,
 	}
 	if getenv("METRICS_ADDR") != "" {
 		cfg.MetricsAddr = e.addr("METRICS_ADDR", "")

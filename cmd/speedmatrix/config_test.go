@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web"
 )
 
 func envOf(vars map[string]string) func(string) string {
@@ -46,7 +49,7 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 	if cfg.MetricsAddr != "127.0.0.1:9090" || cfg.CacheBytes != 8<<20 {
 		t.Errorf("METRICS_ADDR %q, PAGE_CACHE_MB %d bytes", cfg.MetricsAddr, cfg.CacheBytes)
 	}
-	if def, _ := readConfig(envOf(nil)); def.MetricsAddr != "" || def.CacheBytes != 32<<20 {
+	if def, _ := readConfig(envOf(nil)); def.MetricsAddr != "" || def.CacheBytes != 0 {
 		t.Errorf("defaults: METRICS_ADDR %q, cache %d bytes", def.MetricsAddr, def.CacheBytes)
 	}
 	if got := fmt.Sprint(cfg.Uploads.TrustedProxies); got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
@@ -161,5 +164,26 @@ func TestConfigReadsMailAndGitHub(t *testing.T) {
 		if !named {
 			t.Errorf("%v: the error names no variable: %v", bad, err)
 		}
+	}
+}
+
+// TestCacheFollowsMemoryLimit: unset, the page cache is a quarter of the
+// memory limit in force, and the web package's default when there is none.
+func TestCacheFollowsMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		limit int64
+		want  int
+	}{
+		{defaultMemoryLimit, 16 << 20},
+		{200 << 20, 50 << 20},
+		{math.MaxInt64, web.DefaultCacheBytes},
+		{0, web.DefaultCacheBytes},
+	} {
+		if got := cacheBytesFor(c.limit); got != c.want {
+			t.Errorf("cacheBytesFor(%d) = %d, want %d", c.limit, got, c.want)
+		}
+	}
+	if web.DefaultCacheBytes != cacheBytesFor(defaultMemoryLimit) {
+		t.Errorf("web.DefaultCacheBytes %d is not a quarter of the default limit", web.DefaultCacheBytes)
 	}
 }

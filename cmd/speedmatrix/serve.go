@@ -28,7 +28,10 @@ const shutdownGrace = 15 * time.Second
 // serve runs the site until ctx is cancelled (a signal), then finishes
 // in-flight requests and stops the private cluster cleanly.
 func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
-	setMemoryLimit() // first: opening the database and deriving stale runs allocate too
+	limit := setMemoryLimit() // first: opening the database and deriving stale runs allocate too
+	if cfg.CacheBytes == 0 {
+		cfg.CacheBytes = cacheBytesFor(limit)
+	}
 	bundle, err := i18n.Default()
 	if err != nil {
 		return err

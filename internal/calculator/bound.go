@@ -55,6 +55,13 @@ func Calculate(in Input) Result {
 	return Result{Memory: memoryFor(in, p), Bound: boundFor(in, p)}
 }
 
+// boundOf is Calculate(in).Bound for an arch whose counts p are known,
+// without the memory, which a cell's bound does not need.
+func boundOf(in Input, p Params) Bound {
+	in.Concurrency = max(in.Concurrency, 1)
+	return boundFor(in, p)
+}
+
 // TokensPerStep is the expected tokens a request gains per step with k
 // draft tokens each accepted with probability a: 1 + a + a² + … + a^k.
 func TokensPerStep(k int, a float64) float64 {

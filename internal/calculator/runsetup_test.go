@@ -114,3 +114,26 @@ func TestDemoHardwareHasRows(t *testing.T) {
 		}
 	}
 }
+
+// A setup's bound for each cell is the calculator's own answer for that
+// cell's input: the counts ForRun keeps are the ones Calculate counts, and a
+// setup made without ForRun counts them itself.
+func TestSetupBoundIsCalculate(t *testing.T) {
+	s := calculator.ForRun(seedRun(t))
+	bare := calculator.RunSetup{GPU: s.GPU, Count: s.Count, Model: s.Model, Weights: s.Weights,
+		Head: s.Head, KV: s.KV, KVDeclared: s.KVDeclared, SpecTokens: s.SpecTokens, SpecDeclared: s.SpecDeclared}
+	for _, ctx := range []int{0, 8192, 131072} {
+		for _, conc := range []int{0, 1, 8, 64} {
+			want := calculator.Calculate(s.Input(ctx, conc)).Bound.TotalTPS
+			if got := s.Bound(ctx, conc); got != want || want <= 0 {
+				t.Errorf("%d × %d: Bound %v, Calculate %v", ctx, conc, got, want)
+			}
+			if got := bare.Bound(ctx, conc); got != want {
+				t.Errorf("%d × %d: Bound of a bare setup %v, Calculate %v", ctx, conc, got, want)
+			}
+			if a, b := s.Optimistic(ctx, conc), bare.Optimistic(ctx, conc); a != b || a < want {
+				t.Errorf("%d × %d: Optimistic %v and bare %v, bound %v", ctx, conc, a, b, want)
+			}
+		}
+	}
+}

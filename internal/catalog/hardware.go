@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/speedmatrix/speedmatrix/internal/memo"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -20,16 +21,16 @@ import (
 // when it has only one. So the 8GB and 12GB RTX 3060 are two hardware
 // pages, told apart by what the run measured.
 func Hardware(h run.Hardware) Identity {
-	if id, ok := hardwareSeen.get(h); ok {
+	if id, ok := hardwareSeen.Get(h); ok {
 		return id
 	}
 	id := hardware(h)
-	hardwareSeen.put(h, id)
+	hardwareSeen.Put(h, id)
 	return id
 }
 
 // hardwareSeen are the identities Hardware has made.
-var hardwareSeen memo[run.Hardware, Identity]
+var hardwareSeen memo.Map[run.Hardware, Identity]
 
 // hardware is Hardware, made.
 func hardware(h run.Hardware) Identity {

@@ -3,6 +3,8 @@ package catalog
 import (
 	"regexp"
 	"strings"
+
+	"github.com/speedmatrix/speedmatrix/internal/memo"
 )
 
 // quantSuffix matches one trailing quantisation or packaging token of a
@@ -21,6 +23,20 @@ var quantSuffix = regexp.MustCompile(`(?i)[-_.](fp8|fp4|nvfp4|mxfp4|int4|int8|w\
 // copy share one base page. Words that change the model itself
 // ("Instruct", "Thinking", "2507") stay: they are different models.
 func Model(id string) (model, base Identity) {
+	if p, ok := modelsSeen.Get(id); ok {
+		return p[0], p[1]
+	}
+	model, base = modelOf(id)
+	modelsSeen.Put(id, [2]Identity{model, base})
+	return model, base
+}
+
+// modelsSeen are the identities Model has made: a report asks for its
+// model's several times, and the suffix expression is most of the cost.
+var modelsSeen memo.Map[string, [2]Identity]
+
+// modelOf is Model, made.
+func modelOf(id string) (model, base Identity) {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return Identity{}, Identity{}

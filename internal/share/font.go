@@ -9,6 +9,8 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/speedmatrix/speedmatrix/internal/memo"
 )
 
 // The cards draw, and the SVGs are measured, with subsets of Noto Sans and
@@ -104,6 +106,27 @@ func newFace(lang string, size float64, bold bool) (font.Face, error) {
 // font differs). CJK advances are one em in all three regions' forms, so
 // the language does not matter here.
 func textWidth(s string, size float64, bold bool) float64 {
+	k := widthKey{s, size, bold}
+	if w, ok := widths.Get(k); ok {
+		return w
+	}
+	w := measure(s, size, bold)
+	widths.Put(k, w)
+	return w
+}
+
+// widths are the advances textWidth has measured: a report's badge and
+// the site's name are measured on every miss, each with a new face.
+var widths memo.Map[widthKey, float64]
+
+type widthKey struct {
+	s    string
+	size float64
+	bold bool
+}
+
+// measure is textWidth, measured.
+func measure(s string, size float64, bold bool) float64 {
 	face, err := newFace("", size, bold)
 	if err != nil {
 		return float64(len(s)) * size * 0.6

@@ -173,3 +173,18 @@ func TestMachineFontFallback(t *testing.T) {
 		t.Errorf("CJK on an English card: notdefs %q", n)
 	}
 }
+
+// textWidth answers a text it measured before with what it measured.
+func TestTextWidthRemembered(t *testing.T) {
+	for _, s := range []string{"speedmatrix", "36.5 tok/s · RTX 3060", "速度"} {
+		want := measure(s, 11, false)
+		for range 2 {
+			if got := textWidth(s, 11, false); got != want || got <= 0 {
+				t.Errorf("textWidth(%q) = %v, measured %v", s, got, want)
+			}
+		}
+		if bold := textWidth(s, 11, true); bold == want && s == "speedmatrix" {
+			t.Errorf("bold %q has the regular width %v", s, bold)
+		}
+	}
+}

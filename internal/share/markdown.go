@@ -16,12 +16,14 @@ import (
 // the prefill table and a link back. Tables are GFM pipe tables, each after
 // a blank line (old Reddit needs it); text from the run is escaped.
 func Markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
-	return markdown(w, r, l, pageURL, newTables(r, l))
+	_, err := io.WriteString(w, markdown(r, l, pageURL, newTables(r, l)))
+	return err
 }
 
-// markdown is Markdown with the tables made already.
-func markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
+// markdown is Markdown's text, with the tables made already.
+func markdown(r *run.Run, l *i18n.Localizer, pageURL string, t *tables) string {
 	var b strings.Builder
+	b.Grow(2 * len(t.grids))
 	sep := l.T("common.dot_sep", nil)
 	b.WriteString("### [" + mdEscape(t.title) + "](" + pageURL + ")\n\n")
 	if len(t.numbers) > 0 {
@@ -43,8 +45,7 @@ func markdown(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tab
 		mdTable(&b, t.prefill)
 	}
 	b.WriteString("[" + mdEscape(l.T("share.full_report", nil)) + "](" + pageURL + ")\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 // mdTable writes t as a GFM table, numbers right-aligned.

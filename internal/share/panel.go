@@ -1,7 +1,6 @@
 package share
 
 import (
-	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
@@ -38,15 +37,12 @@ func NewPanelOf(v *report.View, r *run.Run, l *i18n.Localizer, origin string) *P
 	origin = strings.TrimSuffix(origin, "/")
 	lang := langQuery(l)
 	permalink := paths.RunURL(origin, r.ID)
-	var md, bb bytes.Buffer
 	// The three exports share their tables, each the report's grid once
-	// more; rendering into a buffer cannot fail.
+	// more.
 	t := newTablesOf(v, r, l)
-	_ = markdown(&md, r, l, permalink, t)
-	_ = bbcode(&bb, r, l, permalink, t)
-	txt := plainText(r, l, permalink, true, t)
 	return &Panel{
-		Permalink: permalink, Markdown: md.String(), BBCode: bb.String(), Text: txt,
+		Permalink: permalink, Markdown: markdown(r, l, permalink, t), BBCode: bbcode(r, l, permalink, t),
+		Text:          plainText(r, l, permalink, true, t),
 		Embed:         EmbedHTML(r, l, origin+paths.RunFile(r.ID, "/embed")+lang),
 		BadgeMarkdown: BadgeMarkdown(r, l, origin+paths.RunFile(r.ID, "/badge.svg")+lang, permalink),
 		CSVURL:        paths.RunFile(r.ID, ".csv"), MarkdownURL: paths.RunFile(r.ID, ".md"),

@@ -22,6 +22,7 @@ func Text(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
 // plainText is Text's body; withURL adds the address at the end.
 func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool, t *tables) string {
 	var b strings.Builder
+	b.Grow(len(t.grids) + 512)
 	b.WriteString(t.headline(r, l) + "\n")
 	b.WriteString(t.engine + "\n")
 	if t.byline != "" {
@@ -41,6 +42,7 @@ func plainText(r *run.Run, l *i18n.Localizer, pageURL string, withURL bool, t *t
 // grids is the decode grid and prefill rows as aligned text.
 func grids(r *run.Run, l *i18n.Localizer, t *tables) string {
 	var b strings.Builder
+	b.Grow(2048)
 	b.WriteString(l.T("run.section.decode", nil) + " " + l.T("share.decode_sub", nil) + "\n")
 	textTable(&b, t.decode)
 	if len(r.Prefill) > 0 {
@@ -61,18 +63,35 @@ func textTable(b *strings.Builder, t table) {
 		}
 	}
 	for _, row := range all {
-		var line strings.Builder
+		// Spaces owed are written only before text, so a line never ends
+		// in them.
+		owed := 0
 		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
+			pad := widths[i] - displayWidth(c)
+			if i > 0 {
+				owed += 2 + pad
+			}
+			if c != "" {
+				writeSpaces(b, owed)
+				b.WriteString(c)
+				owed = 0
+			}
 			if i == 0 {
-				line.WriteString(c + pad)
-			} else {
-				line.WriteString("  " + pad + c)
+				owed = pad
 			}
 		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+		b.WriteByte('\n')
 	}
-	b.WriteString("\n")
+	b.WriteByte('\n')
+}
+
+// writeSpaces writes n spaces.
+func writeSpaces(b *strings.Builder, n int) {
+	const spaces = "                                "
+	for ; n > len(spaces); n -= len(spaces) {
+		b.WriteString(spaces)
+	}
+	b.WriteString(spaces[:n])
 }
 
 // displayWidth is how many columns s takes in a monospaced font: East
@@ -97,12 +116,14 @@ func displayWidth(s string) int {
 // brackets in the run's text become fullwidth ones outside the code block,
 // so a model name cannot open a tag.
 func BBCode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string) error {
-	return bbcode(w, r, l, pageURL, newTables(r, l))
+	_, err := io.WriteString(w, bbcode(r, l, pageURL, newTables(r, l)))
+	return err
 }
 
-// bbcode is BBCode with the tables made already.
-func bbcode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *tables) error {
+// bbcode is BBCode's text, with the tables made already.
+func bbcode(r *run.Run, l *i18n.Localizer, pageURL string, t *tables) string {
 	var b strings.Builder
+	b.Grow(len(t.grids) + 1024)
 	b.WriteString("[b][url=" + pageURL + "]" + bbEscape(t.headline(r, l)) + "[/url][/b]\n")
 	b.WriteString(bbEscape(t.engine) + "\n")
 	if t.byline != "" {
@@ -114,8 +135,7 @@ func bbcode(w io.Writer, r *run.Run, l *i18n.Localizer, pageURL string, t *table
 	}
 	b.WriteString("[code]\n" + strings.ReplaceAll(strings.TrimRight(t.grids, "\n"), "[/code]", "[/ code]") + "\n[/code]\n")
 	b.WriteString("[url=" + pageURL + "]" + bbEscape(l.T("share.full_report", nil)) + "[/url]\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
 }
 
 var bbEscaper = strings.NewReplacer("[", "［", "]", "］")
