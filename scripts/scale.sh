@@ -12,9 +12,12 @@
 # runs first), starts `speedmatrix serve` on each, the small one on ADDR
 # (127.0.0.1:18206) and the large one on LARGE_ADDR (127.0.0.1:18207), and
 # asks every page ROUNDS times (5) of both in turn, request by request, so
-# that whatever else the machine does weighs on both alike; each request
-# has a query string of its own so that the page cache never has it (every
-# request is built from the database). It prints the median time of each
+# that whatever else the machine does weighs on both alike. Before each
+# request the script announces a reset on the servers' change channel (as
+# an instance does when it may have missed changes), so the page cache
+# holds nothing fresh and every request is built from the database: a new
+# query string no longer makes a miss, since a cached page keeps only the
+# parameters it reads. It prints the median time of each
 # page on both and the ratio. The paths are picked on the small site's pages (the first
 # report, hardware, engine, model, filtered lists, history) and asked of
 # both. SMALL_DB and LARGE_DB name databases loaded already, which are
@@ -95,11 +98,14 @@ pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_fil
 $hardware $engine $model $history $report /search?q=4090 /sitemap.xml /sitemap-en.xml
 /api/v1/runs /api/v1/hardware /api/v1/engines /api/v1/models"
 
-# ask ADDR PAGE TAG: one uncached request's status and seconds.
+# ask ADDR DB PAGE: one uncached request's status and seconds. The reset
+# reaches the server on its listening connection within milliseconds; the
+# pause makes sure it has before the request.
 ask() {
-	case $2 in *\?*) sep='&' ;; *) sep='?' ;; esac
+	psql -q "$(url_of "$2")" -c "NOTIFY speedmatrix_changes, '{\"reset\":true}'" >/dev/null
+	sleep 0.1
 	curl -s -o /dev/null --max-time "$MAX_TIME" -H 'Accept-Encoding: gzip' -w '%{http_code} %{time_total}\n' \
-		"http://$1$2${sep}scale=$3-$$"
+		"http://$1$3"
 }
 
 # median FILE PAGE: the median of FILE's times in milliseconds.
@@ -111,8 +117,8 @@ median() {
 for p in $pages; do
 	: >"$work/s" && : >"$work/l"
 	for i in $(seq "$ROUNDS"); do
-		ask "$ADDR" "$p" "small-$i" >>"$work/s"
-		ask "$LARGE_ADDR" "$p" "large-$i" >>"$work/l"
+		ask "$ADDR" "$small_db" "$p" >>"$work/s"
+		ask "$LARGE_ADDR" "$large_db" "$p" >>"$work/l"
 	done
 	echo "$(median "$work/s" "$p")" >>"$work/small.txt"
 	echo "$(median "$work/l" "$p")" >>"$work/large.txt"
