@@ -56,16 +56,19 @@ trap cleanup EXIT INT TERM
 url_of() { printf '%s' "$ADMIN_URL" | sed "s|/postgres?|/$1?|"; }
 
 # prepare NAME RUNS: a database with RUNS demo runs, created unless given.
+# It runs in a command substitution, a subshell: the caller marks the
+# database to be dropped.
 prepare() {
 	db=speedmatrix_scale_$1_$$
 	psql -q "$ADMIN_URL" -c "CREATE DATABASE $db" >/dev/null
-	dropped="$dropped $db"
 	DATABASE_URL=$(url_of "$db") "$SM" migrate >/dev/null
 	DATABASE_URL=$(url_of "$db") "$SM" demo --runs "$2" | tail -1 >&2
 	echo "$db"
 }
 small_db=${SMALL_DB:-$(prepare small "$SMALL")}
+[ -n "${SMALL_DB:-}" ] || dropped="$dropped $small_db"
 large_db=${LARGE_DB:-$(prepare large "$LARGE")}
+[ -n "${LARGE_DB:-}" ] || dropped="$dropped $large_db"
 
 base=http://$ADDR
 # start NAME DB ADDR: a fresh server on DB, answering on ADDR.
