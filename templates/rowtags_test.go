@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -22,9 +22,9 @@ func TestRowTagsReadBack(t *testing.T) {
 	r := report.Row{PhaseKey: hostile, Status: run.Valid, ContextTokens: 16384, Concurrency: 2, Phase: "Decode"}
 	for _, tc := range []struct {
 		name, tag string
-		render   func(*bytes.Buffer) error
-		want     map[string]string
-		children int
+		render    func(*bytes.Buffer) error
+		want      map[string]string
+		children  int
 	}{
 		{"cell", "td", func(b *bytes.Buffer) error { return gridCell(&c).Render(context.Background(), b) },
 			map[string]string{"id": "cell-8192-4", "class": "cell num " + hostile, "data-status": hostile,
@@ -37,54 +37,25 @@ func TestRowTagsReadBack(t *testing.T) {
 		if err := tc.render(&b); err != nil {
 			t.Fatal(err)
 		}
-		doc, err := html.Parse(strings.NewReader("<table><tbody><tr>" + b.String()))
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader("<table><tbody><tr>" + b.String()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		el := find(doc, tc.tag, tc.want)
-		if el == nil {
-			t.Errorf("%s: no <%s> with %v in %s", tc.name, tc.tag, tc.want, b.String())
+		el := doc.Find(tc.tag).Last()
+		if el.Length() != 1 || len(el.Get(0).Attr) != len(tc.want) {
+			t.Errorf("%s: no <%s> with %d attributes in %s", tc.name, tc.tag, len(tc.want), b.String())
 			continue
 		}
-		if len(el.Attr) != len(tc.want) {
-			t.Errorf("%s: attributes %v, want %v", tc.name, el.Attr, tc.want)
-		}
-		n := 0
-		for ch := el.FirstChild; ch != nil; ch = ch.NextSibling {
-			if ch.Type == html.ElementNode {
-				n++
+		for k, v := range tc.want {
+			if got, _ := el.Attr(k); got != v {
+				t.Errorf("%s: %s=%q, want %q", tc.name, k, got, v)
 			}
 		}
-		if n != tc.children {
+		if n := el.Children().Length(); n != tc.children {
 			t.Errorf("%s: %d child elements, want %d: %s", tc.name, n, tc.children, b.String())
 		}
 		if strings.Contains(b.String(), "<script") {
 			t.Errorf("%s: markup got through: %s", tc.name, b.String())
 		}
 	}
-}
-
-// find is the first element named tag whose attributes are want.
-func find(n *html.Node, tag string, want map[string]string) *html.Node {
-	if n.Type == html.ElementNode && n.Data == tag {
-		ok := true
-		for k, v := range want {
-			got := ""
-			for _, a := range n.Attr {
-				if a.Key == k {
-					got = a.Val
-				}
-			}
-			ok = ok && got == v
-		}
-		if ok {
-			return n
-		}
-	}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		if f := find(ch, tag, want); f != nil {
-			return f
-		}
-	}
-	return nil
 }
