@@ -21,7 +21,8 @@ func intParam(v string, def, min int) (int, error) {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < min || n > 1<<24 {
+	// 007 and +7 are refused: they would be pages (and cache entries) of 7's.
+	if err != nil || n < min || n > 1<<24 || strconv.Itoa(n) != v {
 		return 0, errBadRequest
 	}
 	return n, nil
@@ -35,7 +36,12 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 		return store.LeaderQuery{}, err
 	}
 	q := store.LeaderQuery{Metric: qv.Get("metric"), Filter: f, Limit: leaderboardSize,
-		IncludeFlagged: qv.Get("flagged") == "1"}
+		IncludeFlagged: qv.Get("flagged") != ""}
+	for _, toggle := range []string{"flagged", "queued"} {
+		if v := qv.Get(toggle); v != "" && v != "1" { // the form's checkboxes send 1
+			return q, errBadRequest
+		}
+	}
 	if q.Metric == "" {
 		q.Metric = store.MetricTotal
 	}
@@ -62,7 +68,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b := browse.Board{Query: q, ShowQueued: r.URL.Query().Get("queued") == "1"}
+	b := browse.Board{Query: q, ShowQueued: r.URL.Query().Get("queued") != ""}
 	if b.Rows, err = s.store.Leaderboard(ctx, q); err != nil {
 		return err
 	}
@@ -78,6 +84,6 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := browse.NewLeaderboardPage(l, b, choices)
-	w.Header().Set("Cache-Control", "no-cache")
+	keptIf(w, len(b.Rows) > 0 || len(b.Queued) > 0)
 	return render(w, r, http.StatusOK, templates.Leaderboard(s.base(r, l.T("leaderboard.title", nil), p.Heading), p))
 }
