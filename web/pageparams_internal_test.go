@@ -2,8 +2,8 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -29,7 +29,7 @@ func TestPageQuery(t *testing.T) {
 		"lang":                              "",
 		"lang=de&lang=fr":                   "lang=de", // the first chooses, as Query().Get
 		"lang=xx&lang=fr":                   "",
-		"%6Cang=de":                         "", // an escaped name is none of the list's
+		"%6Cang=de":                         "",                   // an escaped name is none of the list's
 		"model=b&hardware=h&model=a":        "hardware=h&model=b", // Query().Get reads the first
 		"model=x&model=zz1":                 "model=x",
 		"engine=%76llm":                     "engine=vllm",

@@ -179,8 +179,8 @@ func TestSpellingsShareThePage(t *testing.T) {
 	id := s.seed(t)
 	other := s.seedLilbench(t)
 	for plain, others := range map[string][]string{
-		"/leaderboard?engine=vllm":         {"/leaderboard?engine=%76llm", "/leaderboard?engine=vll%6d&engine=zz1"},
-		"/runs?engine=vllm":                {"/runs?engine=%76%6C%6C%6D", "/runs?engine=vllm&engine=zz2"},
+		"/leaderboard?engine=vllm":          {"/leaderboard?engine=%76llm", "/leaderboard?engine=vll%6d&engine=zz1"},
+		"/runs?engine=vllm":                 {"/runs?engine=%76%6C%6C%6D", "/runs?engine=vllm&engine=zz2"},
 		"/compare?runs=" + id + "," + other: {"/compare?runs=" + id + "%2C" + other, "/compare?runs=" + id + "%2c" + other},
 	} {
 		_, want := s.get(t, plain)
