@@ -16,14 +16,15 @@ import (
 const leaderboardSize = 100
 
 // intParam reads a non-negative integer parameter, def when absent.
-func intParam(v string, def, min int) (int, error) {
+func intParam(qv url.Values, name string, def, min int) (int, error) {
+	v := qv.Get(name)
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
 	// 007 and +7 are refused: they would be pages (and cache entries) of 7's.
 	if err != nil || n < min || n > 1<<24 || strconv.Itoa(n) != v {
-		return 0, errBadRequest
+		return 0, badParam(name)
 	}
 	return n, nil
 }
@@ -39,19 +40,19 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 		IncludeFlagged: qv.Get("flagged") != ""}
 	for _, toggle := range []string{"flagged", "queued"} {
 		if v := qv.Get(toggle); v != "" && v != "1" { // the form's checkboxes send 1
-			return q, errBadRequest
+			return q, badParam(toggle)
 		}
 	}
 	if q.Metric == "" {
 		q.Metric = store.MetricTotal
 	}
 	if !slices.Contains(store.Metrics, q.Metric) {
-		return q, errBadRequest
+		return q, badParam("metric")
 	}
-	if q.Context, err = intParam(qv.Get("ctx"), 0, 0); err != nil {
+	if q.Context, err = intParam(qv, "ctx", 0, 0); err != nil {
 		return q, err
 	}
-	if q.Concurrency, err = intParam(qv.Get("conc"), 1, 1); err != nil {
+	if q.Concurrency, err = intParam(qv, "conc", 1, 1); err != nil {
 		return q, err
 	}
 	return q, nil

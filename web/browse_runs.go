@@ -37,7 +37,7 @@ func readRunsQuery(q url.Values) (runsQuery, error) {
 		rq.sort = store.SortNewest
 	case store.SortNewest, store.SortSingle, store.SortPeak:
 	default:
-		return rq, errBadRequest
+		return rq, badParam("sort")
 	}
 	if rq.after, err = store.DecodeCursor(q.Get("after")); err != nil {
 		return rq, errBadRequest

@@ -82,7 +82,7 @@ func readHistoryQuery(qv url.Values) (store.HistoryQuery, error) {
 		q.Context, err1 = strconv.Atoi(c)
 		q.Concurrency, err2 = strconv.Atoi(k)
 		if !ok || err1 != nil || err2 != nil || cell != strconv.Itoa(q.Context)+"x"+strconv.Itoa(q.Concurrency) || q.Context < 0 || q.Concurrency < 1 || q.Context > 1<<24 || q.Concurrency > 1<<16 {
-			return q, errBadRequest
+			return q, badParam("cell")
 		}
 	}
 	return q, nil

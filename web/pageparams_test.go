@@ -196,8 +196,11 @@ func TestSpellingsShareThePage(t *testing.T) {
 	// Numbers and toggles are read in one spelling; another is refused.
 	for _, path := range []string{"/leaderboard?ctx=00", "/leaderboard?conc=+1", "/leaderboard?flagged=yes", "/leaderboard?queued=0",
 		"/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b&cell=0x01"} {
-		if resp, _ := s.get(t, path); resp.StatusCode != 400 {
-			t.Errorf("%s: %d, want 400", path, resp.StatusCode)
+		resp, body := s.get(t, path)
+		name, _, _ := strings.Cut(path[strings.LastIndexByte(path, '&')+1:], "=")
+		name = name[strings.IndexByte(name, '?')+1:]
+		if resp.StatusCode != 400 || !strings.Contains(body, "“"+name+"”") {
+			t.Errorf("%s: %d, want 400 naming “%s”", path, resp.StatusCode, name)
 		}
 	}
 }
