@@ -26,6 +26,13 @@ type browseStore interface {
 
 var errBadRequest = &httpError{status: http.StatusBadRequest, key: "error.invalid"}
 
+// badParam refuses a query parameter's value, naming the parameter: a
+// value the page does not read (?metric=fast), or one written another way
+// than the one it reads (?ctx=007 for 7).
+func badParam(name string) error {
+	return &httpError{status: http.StatusBadRequest, key: "error.bad_param", data: map[string]any{"Name": name}}
+}
+
 // maxParam bounds a filter value: slugs are short.
 const maxParam = 200
 

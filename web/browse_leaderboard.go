@@ -16,13 +16,15 @@ import (
 const leaderboardSize = 100
 
 // intParam reads a non-negative integer parameter, def when absent.
-func intParam(v string, def, min int) (int, error) {
+func intParam(qv url.Values, name string, def, min int) (int, error) {
+	v := qv.Get(name)
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < min || n > 1<<24 {
-		return 0, errBadRequest
+	// 007 and +7 are refused: they would be pages (and cache entries) of 7's.
+	if err != nil || n < min || n > 1<<24 || strconv.Itoa(n) != v {
+		return 0, badParam(name)
 	}
 	return n, nil
 }
@@ -35,17 +37,22 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 		return store.LeaderQuery{}, err
 	}
 	q := store.LeaderQuery{Metric: qv.Get("metric"), Filter: f, Limit: leaderboardSize,
-		IncludeFlagged: qv.Get("flagged") == "1"}
+		IncludeFlagged: qv.Get("flagged") != ""}
+	for _, toggle := range []string{"flagged", "queued"} {
+		if v := qv.Get(toggle); v != "" && v != "1" { // the form's checkboxes send 1
+			return q, badParam(toggle)
+		}
+	}
 	if q.Metric == "" {
 		q.Metric = store.MetricTotal
 	}
 	if !slices.Contains(store.Metrics, q.Metric) {
-		return q, errBadRequest
+		return q, badParam("metric")
 	}
-	if q.Context, err = intParam(qv.Get("ctx"), 0, 0); err != nil {
+	if q.Context, err = intParam(qv, "ctx", 0, 0); err != nil {
 		return q, err
 	}
-	if q.Concurrency, err = intParam(qv.Get("conc"), 1, 1); err != nil {
+	if q.Concurrency, err = intParam(qv, "conc", 1, 1); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -62,7 +69,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b := browse.Board{Query: q, ShowQueued: r.URL.Query().Get("queued") == "1"}
+	b := browse.Board{Query: q, ShowQueued: r.URL.Query().Get("queued") != ""}
 	if b.Rows, err = s.store.Leaderboard(ctx, q); err != nil {
 		return err
 	}
@@ -78,6 +85,6 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := browse.NewLeaderboardPage(l, b, choices)
-	w.Header().Set("Cache-Control", "no-cache")
+	keptIf(w, len(b.Rows) > 0 || len(b.Queued) > 0)
 	return render(w, r, http.StatusOK, templates.Leaderboard(s.base(r, l.T("leaderboard.title", nil), p.Heading), p))
 }

@@ -37,7 +37,7 @@ func readRunsQuery(q url.Values) (runsQuery, error) {
 		rq.sort = store.SortNewest
 	case store.SortNewest, store.SortSingle, store.SortPeak:
 	default:
-		return rq, errBadRequest
+		return rq, badParam("sort")
 	}
 	if rq.after, err = store.DecodeCursor(q.Get("after")); err != nil {
 		return rq, errBadRequest
@@ -73,7 +73,7 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := browse.NewRunsPage(l, browse.RunsList{URL: r.URL, Filter: rq.filter, Sort: rq.sort, Items: items,
 		Next: next, Paged: rq.after != nil}, choices)
-	w.Header().Set("Cache-Control", "no-cache")
+	keptIf(w, len(items) > 0 || rq.filter == store.RunFilter{})
 	return render(w, r, http.StatusOK, templates.RunsBrowse(s.base(r, l.T("browse.runs.title", nil), l.T("browse.runs.description", nil)), p))
 }
 

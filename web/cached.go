@@ -200,7 +200,8 @@ func (rc *recorder) replay(w http.ResponseWriter) {
 // changedHeader is what the handler set beyond the headers every request
 // gets anyway, to send again with the cached body, and (as nil values)
 // what it removed of them; ok is false when the
-// handler set a cookie, which no other reader may receive.
+// handler set a cookie, which no other reader may receive, or said the
+// answer is not to be stored (notKept).
 func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 	h = http.Header{}
 	for k, v := range rc.header {
@@ -217,7 +218,7 @@ func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 			h[k] = nil // the handler removed it (the embed page's X-Frame-Options): servePage removes it too
 		}
 	}
-	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) {
+	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) || rc.header.Get("Cache-Control") == noStore {
 		return nil, false
 	}
 	return h, true

@@ -84,6 +84,23 @@ var cachedRoutes = map[string]cachedRoute{
 	"/history":             {scopeSite, historyParams},
 }
 
+// noStore is the Cache-Control of an answer no cache may keep.
+const noStore = "no-store"
+
+// keptIf sets the Cache-Control of a cached route's page: no-cache (kept,
+// revalidated by its ETag) when kept, and noStore otherwise, which the page
+// cache honours as any other cache does. A page is not kept when its query
+// names nothing stored: a filter no run matches (?model=zz1, zz2, …), a
+// grid point nobody measured. Such values are as many as anyone cares to
+// write, and pages kept for them would push out the pages people read.
+func keptIf(w http.ResponseWriter, kept bool) {
+	if kept {
+		w.Header().Set("Cache-Control", "no-cache")
+	} else {
+		w.Header().Set("Cache-Control", noStore)
+	}
+}
+
 // cacheable reports whether this request of a cached route may be kept:
 // later pages of a list (?after=) are many and seldom read twice.
 func cacheable(r *http.Request) bool {

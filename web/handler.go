@@ -17,7 +17,8 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // httpError is an error with the status it should answer.
 type httpError struct {
 	status int
-	key    string // locale message id of the explanation
+	key    string         // locale message id of the explanation
+	data   map[string]any // the message's values, nil when it has none
 }
 
 func (e *httpError) Error() string { return http.StatusText(e.status) }
@@ -63,7 +64,7 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 			if asJSON {
 				s.writeProblemJSON(w, r, pe)
 			} else {
-				s.writeErrorPage(w, r, statusOf(pe), "error.invalid")
+				s.writeErrorPage(w, r, statusOf(pe), "error.invalid", nil)
 			}
 			return
 		}
@@ -87,9 +88,9 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
 		if asJSON {
-			s.writeJSONError(w, r, he.status, he.key)
+			s.writeJSONError(w, r, he.status, he.key, he.data)
 		} else {
-			s.writeErrorPage(w, r, he.status, he.key)
+			s.writeErrorPage(w, r, he.status, he.key, he.data)
 		}
 	}
 }

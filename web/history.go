@@ -81,8 +81,8 @@ func readHistoryQuery(qv url.Values) (store.HistoryQuery, error) {
 		var err1, err2 error
 		q.Context, err1 = strconv.Atoi(c)
 		q.Concurrency, err2 = strconv.Atoi(k)
-		if !ok || err1 != nil || err2 != nil || q.Context < 0 || q.Concurrency < 1 || q.Context > 1<<24 || q.Concurrency > 1<<16 {
-			return q, errBadRequest
+		if !ok || err1 != nil || err2 != nil || cell != strconv.Itoa(q.Context)+"x"+strconv.Itoa(q.Concurrency) || q.Context < 0 || q.Concurrency < 1 || q.Context > 1<<24 || q.Concurrency > 1<<16 {
+			return q, badParam("cell")
 		}
 	}
 	return q, nil
@@ -124,6 +124,6 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) error {
 	if len(opts.Quantizations) == 0 {
 		p.Empty = l.T("history.none", nil)
 	}
-	w.Header().Set("Cache-Control", "no-cache")
+	keptIf(w, len(opts.Quantizations) > 0)
 	return render(w, r, http.StatusOK, templates.HistoryPage(s.base(r, p.Title, l.T("history.sub", nil)), p))
 }

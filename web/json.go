@@ -45,9 +45,9 @@ func (s *Server) writeProblemJSON(w http.ResponseWriter, r *http.Request, pe *pr
 	_ = writeJSON(w, statusOf(pe), body)
 }
 
-func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, status int, key string) {
+func (s *Server) writeJSONError(w http.ResponseWriter, r *http.Request, status int, key string, data map[string]any) {
 	l := i18n.FromContext(r.Context())
-	_ = writeJSON(w, status, apiError{Error: l.T(key, nil), Problems: []apiProblem{}})
+	_ = writeJSON(w, status, apiError{Error: l.T(key, data), Problems: []apiProblem{}})
 }
 
 // problemMessage words one problem in the reader's language.

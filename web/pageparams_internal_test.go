@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -11,8 +12,9 @@ import (
 )
 
 // TestPageQuery: a query keeps the listed parameters only, in the list's
-// order with repeated values in theirs, ?lang= once as the tag it names;
-// a query in that form already is kept as it is, without a copy.
+// order, each once (its first value), every value written one way, ?lang=
+// as the tag it names; a query in that form already is kept as it is,
+// without a copy.
 func TestPageQuery(t *testing.T) {
 	for raw, want := range map[string]string{
 		"":                                  "",
@@ -27,10 +29,22 @@ func TestPageQuery(t *testing.T) {
 		"lang":                              "",
 		"lang=de&lang=fr":                   "lang=de", // the first chooses, as Query().Get
 		"lang=xx&lang=fr":                   "",
-		"%6Cang=de":                         "", // an escaped name is none of the list's
-		"model=b&hardware=h&model=a":        "hardware=h&model=b&model=a",
+		"%6Cang=de":                         "",                   // an escaped name is none of the list's
+		"model=b&hardware=h&model=a":        "hardware=h&model=b", // Query().Get reads the first
+		"model=x&model=zz1":                 "model=x",
+		"engine=%76llm":                     "engine=vllm",
+		"engine=vll%6d&model=a%2db":         "engine=vllm&model=a-b",
+		"model=a%2cb":                       "model=a,b",
+		"model=a%2Cb&sort=peak":             "model=a,b&sort=peak",
+		"model=a%20b":                       "model=a+b",
+		"model=a+b":                         "model=a+b",
+		"model=a%2Bb":                       "model=a%2Bb",
+		"model=a%2bb":                       "model=a%2Bb",
+		"model=%zz&sort=peak":               "sort=peak", // no valid escape: dropped, as url.ParseQuery drops it
+		"model=%C3%a9":                      "model=%C3%A9",
+		"model=a/b":                         "model=a%2Fb",
 		"sort=peak&x=1&after=c1":            "after=c1&sort=peak",
-		"model=a&&model=b&":                 "model=a&model=b",
+		"model=a&&hardware=b&":              "hardware=b&model=a",
 		"model=a;b&engine=vllm":             "engine=vllm",
 		"submitter=%C3%A9&lang=ja&fbclid=z": "lang=ja&submitter=%C3%A9",
 		"version&model=&sort=newest":        "sort=newest", // a form's empty fields
@@ -43,9 +57,37 @@ func TestPageQuery(t *testing.T) {
 			t.Errorf("pageQuery(%q) = %q, not in its own form: %q", raw, got, again)
 		}
 	}
-	for _, raw := range []string{"lang=de", "engine=vllm&hardware=rtx&lang=pt-BR&model=a&model=b&sort=peak", "after=x&version=0.1"} {
+	for _, raw := range []string{"lang=de", "engine=vllm&hardware=rtx&lang=pt-BR&model=a+b&sort=peak", "after=x&version=0.1", "submitter=%C3%A9&version=1,2"} {
 		if n := testing.AllocsPerRun(100, func() { _ = pageQuery(runsParams, raw) }); n != 0 {
 			t.Errorf("pageQuery(%q) allocates %.0f times, want none", raw, n)
+		}
+	}
+}
+
+// TestEscapeValue: every value, written by escapeValue, reads back as
+// itself and is in the one form inValueForm accepts, which is what
+// url.QueryEscape writes but for ',' (bare in compare's runs); and a value
+// in that form is the only spelling of itself.
+func TestEscapeValue(t *testing.T) {
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	for _, v := range []string{"", "vllm", "a b", "a+b", "a,b", "é", "100%", "a&b=c", "~._-", string(all)} {
+		e := escapeValue(v)
+		if back, err := url.QueryUnescape(e); err != nil || back != v {
+			t.Errorf("escapeValue(%q) = %q, which reads back as %q (%v)", v, e, back, err)
+		}
+		if !inValueForm(e) {
+			t.Errorf("escapeValue(%q) = %q, not inValueForm", v, e)
+		}
+		if want := strings.ReplaceAll(url.QueryEscape(v), "%2C", ","); e != want {
+			t.Errorf("escapeValue(%q) = %q, want %q", v, e, want)
+		}
+	}
+	for _, other := range []string{"%76llm", "a%2cb", "a%2Cb", "a%20b", "%7E", "a%2bb", "%", "%4", "%GG", "a/b", "a b", "é"} {
+		if inValueForm(other) {
+			t.Errorf("inValueForm(%q): another spelling taken as the one form", other)
 		}
 	}
 }

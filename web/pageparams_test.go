@@ -126,3 +126,81 @@ func TestListedParamsMakePages(t *testing.T) {
 			h3, h4, m3, m4, e3, e4)
 	}
 }
+
+// TestMadeUpValuesAreNotKept: a page whose query names nothing stored (a
+// filter no run matches, a grid point or setup nobody measured, a revision
+// the run never had, a compare list written with spaces) is answered but
+// not kept, here or by any other cache: asking for it again is a miss
+// again, and the cache holds no more pages than before. Values as many as
+// anyone cares to write cannot push out the pages people read.
+func TestMadeUpValuesAreNotKept(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	other := s.seedLilbench(t)
+	s.get(t, "/")
+	s.get(t, "/") // a miss and a hit: the counters exist
+	for _, path := range []string{
+		"/runs?model=zz1", "/runs?engine=vllm&submitter=zz1", "/leaderboard?model=zz1",
+		"/leaderboard?ctx=123457", "/leaderboard?conc=3&queued=1",
+		"/history?engine=vllm&hardware=zz1&model=qwen3-5-4b",
+		"/runs/" + id + "/grid.svg?v=99", "/runs/" + id + "/badge.svg?v=99",
+		"/compare?runs=" + id + ",%20" + other,
+	} {
+		hits, _, entries := cacheCounts(t, m)
+		for i := range 2 {
+			resp, _ := s.get(t, path)
+			h, _, e := cacheCounts(t, m)
+			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries || h != hits {
+				t.Errorf("%s (%d): %d, Cache-Control %q, entries %d→%d, hits %d→%d, want 200, no-store, none kept, no hit",
+					path, i+1, resp.StatusCode, resp.Header.Get("Cache-Control"), entries, e, hits, h)
+			}
+		}
+	}
+	// The pages people read still are kept: a filter that matches, the
+	// revision the run has.
+	for _, path := range []string{"/runs?engine=vllm", "/leaderboard?engine=vllm", "/runs/" + id + "/grid.svg?v=1",
+		"/compare?runs=" + id + "," + other} {
+		s.get(t, path)
+		hits, _, _ := cacheCounts(t, m)
+		if resp, _ := s.get(t, path); resp.Header.Get("Cache-Control") == "no-store" {
+			t.Errorf("%s: no-store", path)
+		}
+		if h, _, _ := cacheCounts(t, m); h != hits+1 {
+			t.Errorf("%s asked again: hits %d→%d, want a hit", path, hits, h)
+		}
+	}
+}
+
+// TestSpellingsShareThePage: one value written another way (an escape of
+// a letter, a lower-case escape, a second value after the one the page
+// reads) is the page of its one spelling: a hit of the same entry.
+func TestSpellingsShareThePage(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	other := s.seedLilbench(t)
+	for plain, others := range map[string][]string{
+		"/leaderboard?engine=vllm":          {"/leaderboard?engine=%76llm", "/leaderboard?engine=vll%6d&engine=zz1"},
+		"/runs?engine=vllm":                 {"/runs?engine=%76%6C%6C%6D", "/runs?engine=vllm&engine=zz2"},
+		"/compare?runs=" + id + "," + other: {"/compare?runs=" + id + "%2C" + other, "/compare?runs=" + id + "%2c" + other},
+	} {
+		_, want := s.get(t, plain)
+		for _, path := range others {
+			hits, misses, entries := cacheCounts(t, m)
+			_, got := s.get(t, path)
+			if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || got != want {
+				t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a hit of its entry",
+					path, plain, hits, h, misses, mi, entries, e, got == want)
+			}
+		}
+	}
+	// Numbers and toggles are read in one spelling; another is refused.
+	for _, path := range []string{"/leaderboard?ctx=00", "/leaderboard?conc=+1", "/leaderboard?flagged=yes", "/leaderboard?queued=0",
+		"/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b&cell=0x01"} {
+		resp, body := s.get(t, path)
+		name, _, _ := strings.Cut(path[strings.LastIndexByte(path, '&')+1:], "=")
+		name = name[strings.IndexByte(name, '?')+1:]
+		if resp.StatusCode != 400 || !strings.Contains(body, "“"+name+"”") {
+			t.Errorf("%s: %d, want 400 naming “%s”", path, resp.StatusCode, name)
+		}
+	}
+}

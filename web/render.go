@@ -40,11 +40,11 @@ func (s *Server) privateBase(r *http.Request, title string) templates.Base {
 }
 
 // writeErrorPage answers with the localised error page.
-func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, status int, key string) {
+func (s *Server) writeErrorPage(w http.ResponseWriter, r *http.Request, status int, key string, data map[string]any) {
 	l := i18n.FromContext(r.Context())
 	title := templates.ErrorTitle(r.Context(), status)
 	w.Header().Set("Cache-Control", "no-store")
-	if err := render(w, r, status, templates.ErrorPage(s.base(r, title, ""), status, l.T(key, nil))); err != nil {
+	if err := render(w, r, status, templates.ErrorPage(s.base(r, title, ""), status, l.T(key, data))); err != nil {
 		s.log.Error("error page", "err", err)
 		http.Error(w, http.StatusText(status), status)
 	}

@@ -209,7 +209,7 @@ func writesOnPrimary(next http.Handler) http.Handler {
 func (s *Server) csrf(next http.Handler) http.Handler {
 	p := http.NewCrossOriginProtection()
 	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeErrorPage(w, r, http.StatusForbidden, "error.cross_origin")
+		s.writeErrorPage(w, r, http.StatusForbidden, "error.cross_origin", nil)
 	}))
 	return p.Handler(next)
 }

@@ -92,9 +92,20 @@ func (s *Server) runImage(render svgImage) handlerFunc {
 }
 
 // imageCache is the Cache-Control of a run's image: a year when the address
-// pins the revision it shows, an hour otherwise.
+// pins the revision it shows; an hour when it pins none or an earlier one
+// (an embed made before the run was derived again); not kept when it names
+// a revision the run never had, which would make ?v=7, 8, … each a page
+// of the same image (keptIf).
 func imageCache(r *http.Request, rn *run.Run) string {
-	if v := r.URL.Query().Get("v"); v != "" && v == strconv.FormatInt(rn.Revision, 10) {
+	v := r.URL.Query().Get("v")
+	if v == "" {
+		return "public, max-age=3600"
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err != nil || n < 1 || n > rn.Revision || strconv.FormatInt(n, 10) != v:
+		return noStore
+	case n == rn.Revision:
 		return "public, max-age=31536000, immutable"
 	}
 	return "public, max-age=3600"

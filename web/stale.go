@@ -21,7 +21,7 @@ const retryAfter = 5
 func (s *Server) serveStale(w http.ResponseWriter, r *http.Request, p *cachedPage) {
 	body, err := p.identity()
 	if err != nil {
-		s.writeErrorPage(w, r, http.StatusServiceUnavailable, "error.unavailable")
+		s.writeErrorPage(w, r, http.StatusServiceUnavailable, "error.unavailable", nil)
 		return
 	}
 	h := w.Header()
