@@ -54,12 +54,15 @@ func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
 		case res.failed && old != nil:
 			s.metrics.cache("stale")
 			s.serveStale(w, r, old)
+		// An answer not kept (an error, a page for a made-up filter value)
+		// is compressed as uncached routes' answers are: compressUncached
+		// left it to the cache, which keeps pages compressed.
 		case res.leader == r:
 			if !res.rec.spilled { // else it is sent already
-				res.rec.replay(w)
+				s.compressor.Handler(res.rec).ServeHTTP(w, r)
 			}
 		default:
-			h(w, r) // another reader's answer could not be kept: make our own
+			s.compressor.Handler(h).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
 		}
 	}
 }
@@ -183,6 +186,10 @@ func (rc *recorder) Write(b []byte) (int, error) {
 	}
 	return rc.buf.Write(b)
 }
+
+// ServeHTTP sends the recorded answer on w, as replay does, so that a
+// middleware (the compressor) can wrap it.
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, _ *http.Request) { rc.replay(w) }
 
 // replay sends the recorded answer on w.
 func (rc *recorder) replay(w http.ResponseWriter) {

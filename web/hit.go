@@ -25,7 +25,7 @@ import (
 // The handler is still the router's route table (chi.Routes), for what
 // walks it.
 func (s *Server) hits(mux *chi.Mux) http.Handler {
-	h := &hitFirst{Mux: mux, s: s, security: securitySet(s.baseURL)}
+	h := &hitFirst{Mux: mux, s: s, security: securitySet(s.baseURL), chain: middleware.Recoverer(mux)}
 	h.serve = middleware.Recoverer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.AnswerHit(w, r) {
 			mux.ServeHTTP(w, r)
@@ -42,12 +42,58 @@ type HitAnswerer interface {
 	AnswerHit(w http.ResponseWriter, r *http.Request) bool
 }
 
+// FrontAnswerer is what New's handler also is, for a server in front of
+// it that keeps a connection as long as it answers each request
+// (httpfront): AnswerFront answers a fresh hit as AnswerHit does, and a
+// plain GET of a cached route that is not one (a miss, a stale page, a
+// later list page) through the whole middleware chain into w, reporting
+// false, having written nothing, for anything else.
+//
+// Through AnswerHit alone, a connection's first miss handed it to
+// net/http for the rest of its life; behind a reverse proxy, which keeps a
+// few connections open and sends every reader's request down them, each
+// miss took one more of them, until every hit went through net/http. A
+// cached route's answer is a page in memory either way (the page cache
+// records it whole), so answering it into the front's buffer streams
+// nothing that net/http would have sent sooner.
+type FrontAnswerer interface {
+	AnswerFront(w http.ResponseWriter, r *http.Request) bool
+}
+
 // hitFirst is the router with hits answered first (hits).
 type hitFirst struct {
 	*chi.Mux
 	s        *Server
 	security headerSet
-	serve    http.Handler
+	serve    http.Handler // hits first, then the router
+	chain    http.Handler // the router alone
+}
+
+// AnswerFront answers a hit, or a cached route's plain GET through the
+// chain (FrontAnswerer).
+func (h *hitFirst) AnswerFront(w http.ResponseWriter, r *http.Request) bool {
+	if h.AnswerHit(w, r) {
+		return true
+	}
+	if r.Method != http.MethodGet || r.URL.RawPath != "" || !h.cachedRoute(r.URL.Path) {
+		return false
+	}
+	h.chain.ServeHTTP(w, r)
+	return true
+}
+
+// cachedRoute reports whether path is one of a cached route's.
+func (h *hitFirst) cachedRoute(path string) bool {
+	rctx := routeContexts.Get().(*chi.Context)
+	defer func() {
+		rctx.Reset()
+		routeContexts.Put(rctx)
+	}()
+	if path == "" {
+		path = "/"
+	}
+	_, ok := cachedRoutes[h.Mux.Find(rctx, http.MethodGet, path)]
+	return ok
 }
 
 func (h *hitFirst) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }

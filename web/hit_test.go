@@ -243,3 +243,73 @@ func equalHeaders(a, b http.Header) bool {
 	}
 	return true
 }
+
+// TestFrontKeepsConnectionsThroughMisses: the binary's front answers a
+// cached route's miss through the chain itself, with the chain's headers
+// and bytes, so that a connection (one a reverse proxy keeps open and
+// sends every reader down) stays with the front through its misses: over
+// one kept-alive connection, misses, hits and a later list page are all
+// answered without net/http (a bad cursor's 400 too), until a request of
+// another route hands the connection over.
+func TestFrontKeepsConnectionsThroughMisses(t *testing.T) {
+	st, dbURL := dbtest.New(t)
+	b, _ := i18n.Default()
+	changes := &changingStore{Store: st}
+	handler := web.New(web.Config{Store: changes, Bundle: b, Version: "test",
+		Logger: slog.New(slog.DiscardHandler), Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}})
+	srv := httptest.NewServer(handler)
+	defer srv.Close()
+	s := &site{Server: srv, store: st, url: dbURL}
+	id := s.seed(t)
+	var byNetHTTP, byFront atomic.Int64
+	f := httpfront.New(&http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		byNetHTTP.Add(1)
+		handler.ServeHTTP(w, r)
+	})}, func(w http.ResponseWriter, r *http.Request) bool {
+		ok := handler.(web.FrontAnswerer).AnswerFront(w, r)
+		if ok {
+			byFront.Add(1)
+		}
+		return ok
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go f.Serve(ln)
+	defer f.Shutdown(context.Background())
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection, kept alive
+	host := "Host: " + strings.TrimPrefix(srv.URL, "http://")
+	report := "/runs/" + id
+	for i, step := range []struct {
+		path  string
+		stale bool
+	}{{report, true}, {report, false}, {"/leaderboard", true}, {"/runs?after=zzz", false}, {report + ".json", true}} {
+		if step.stale {
+			// The chain's own miss of the page, then the front's: both
+			// are built afresh and must be the same answer.
+			changes.touch(id)
+			chainResp, chain := s.get(t, step.path, "Accept-Encoding: gzip", host)
+			changes.touch(id)
+			before := byFront.Load()
+			frontResp, front := getWith(t, client, "http://"+ln.Addr().String()+step.path, "Accept-Encoding: gzip", host)
+			if byFront.Load() != before+1 || !sameAnswer(chainResp, frontResp, chain, front) {
+				t.Errorf("step %d, %s's miss: answered by the front %v, same as the chain's %v:\nchain %v\nfront %v", i, step.path,
+					byFront.Load() == before+1, sameAnswer(chainResp, frontResp, chain, front), chainResp.Header, frontResp.Header)
+			}
+			continue
+		}
+		resp, _ := getWith(t, client, "http://"+ln.Addr().String()+step.path, host)
+		if resp.StatusCode >= 500 { // a hit, and a cursor refused with 400
+			t.Errorf("step %d, %s: %d", i, step.path, resp.StatusCode)
+		}
+	}
+	if n := byNetHTTP.Load(); n != 0 || byFront.Load() != 5 {
+		t.Errorf("net/http answered %d, the front %d of 5 cached pages on one connection: want the front all", n, byFront.Load())
+	}
+	getWith(t, client, "http://"+ln.Addr().String()+"/upload", host)
+	getWith(t, client, "http://"+ln.Addr().String()+report, host)
+	if n := byNetHTTP.Load(); n != 2 {
+		t.Errorf("after a request of an uncached route, net/http answered %d, want it and the next (the connection is its now)", n)
+	}
+}

@@ -156,6 +156,11 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 			}
 		}
 	}
+	// What is not kept is still compressed for a client that takes gzip.
+	resp, body := s.get(t, "/runs?model=zz1", "Accept-Encoding: gzip")
+	if resp.Header.Get("Content-Encoding") != "gzip" || strings.Contains(body, "<html") {
+		t.Errorf("/runs?model=zz1 with gzip accepted: Content-Encoding %q, want a gzip body", resp.Header.Get("Content-Encoding"))
+	}
 	// The pages people read still are kept: a filter that matches, the
 	// revision the run has.
 	for _, path := range []string{"/runs?engine=vllm", "/leaderboard?engine=vllm", "/runs/" + id + "/grid.svg?v=1",

@@ -95,9 +95,9 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
-	// Cache hits are answered before net/http, the rest by it
-	// (internal/httpfront).
-	front := httpfront.New(srv, handler.(web.HitAnswerer).AnswerHit)
+	// Cached pages, hits and misses, are answered before net/http, the
+	// rest by it (internal/httpfront).
+	front := httpfront.New(srv, handler.(web.FrontAnswerer).AnswerFront)
 	fmt.Fprintf(out, "speedmatrix: serving http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- front.Serve(ln) }()

@@ -15,7 +15,10 @@
 // Anything else goes to net/http with the bytes read so far replayed in
 // front of the connection, which net/http then keeps for the rest of its
 // life: a request with a body or an upgrade, HTTP/1.0, an odd head, a
-// request answer declines (a miss, a POST, a static file). So net/http
+// request answer declines (for the binary's answerer: a POST, a page not
+// kept in memory, a static file the client does not take gzipped). An
+// answer may be worked out at length (a page built from the database); it
+// is sent once it is whole, so one that must stream goes to net/http. So net/http
 // stays the one HTTP implementation for every hard case, and what Front
 // answers is checked against it by its tests, header by header.
 package httpfront
