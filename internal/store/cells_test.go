@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -30,21 +31,24 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
 		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
-	if err := store.WriteCellsBothWays(ctx, s, r, "by-copy", "by-insert"); err != nil {
+	if err := store.WriteCellsEveryWay(ctx, s, r, "by-copy", "by-insert", "by-unnest"); err != nil {
 		t.Fatal(err)
 	}
 	conn := rawConn(t, url)
 	for _, table := range []string{"decode_cells", "prefill_rows"} {
-		byCopy, byInsert := tableRows(t, conn, table, "by-copy"), tableRows(t, conn, table, "by-insert")
+		byCopy := tableRows(t, conn, table, "by-copy")
 		want := len(r.Decode)
 		if table == "prefill_rows" {
 			want = len(r.Prefill)
 		}
-		if len(byInsert) != want {
-			t.Errorf("%s: %d rows inserted, want %d", table, len(byInsert), want)
-		}
-		if !slices.Equal(byInsert, byCopy) {
-			t.Errorf("%s: the insert wrote\n%q\nCOPY wrote\n%q", table, byInsert, byCopy)
+		for _, id := range []string{"by-insert", "by-unnest"} {
+			byInsert := tableRows(t, conn, table, id)
+			if len(byInsert) != want {
+				t.Errorf("%s, %s: %d rows inserted, want %d", table, id, len(byInsert), want)
+			}
+			if !slices.Equal(byInsert, byCopy) {
+				t.Errorf("%s, %s: the insert wrote\n%q\nCOPY wrote\n%q", table, id, byInsert, byCopy)
+			}
 		}
 	}
 	decode, prefill, err := store.ReadCells(ctx, s, "by-insert")
@@ -57,6 +61,24 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(prefill, r.Prefill) {
 		t.Errorf("prefill rows read back\n%+v\nwant\n%+v", prefill, r.Prefill)
+	}
+}
+
+// TestCellsInsertByRows checks which text inserts a run's rows: by
+// subscript up to 256 of them, whose cost grows with the square of their
+// number, by unnest past that.
+func TestCellsInsertByRows(t *testing.T) {
+	for _, n := range []int{1, 48, 256, 257, 5000} {
+		decode, prefill := store.CellsInsertSQL(n)
+		indexed := n <= 256
+		for _, sql := range []string{decode, prefill} {
+			if got := strings.Contains(sql, "generate_series"); got != indexed {
+				t.Errorf("%d rows: by subscript %v, want %v:\n%s", n, got, indexed, sql)
+			}
+			if got := strings.Contains(sql, "unnest("); got == indexed {
+				t.Errorf("%d rows: by unnest %v, want %v:\n%s", n, got, !indexed, sql)
+			}
+		}
 	}
 }
 
