@@ -233,9 +233,10 @@ func offersFrom(indexed bool) string {
 		return `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[])
     AS y (context, concurrency, metric, status, sort_value, value)`
 	}
-	return `(SELECT ($1::int[])[i] AS context, ($2::int[])[i] AS concurrency, ($3::text[])[i] AS metric,
-        ($4::text[])[i] AS status, ($5::float8[])[i] AS sort_value, ($6::float8[])[i] AS value
-    FROM generate_series(1, cardinality($1::int[])) AS i) AS y`
+	return `(SELECT u.context, ($2::int[])[u.i::integer] AS concurrency, ($3::text[])[u.i::integer] AS metric,
+        ($4::text[])[u.i::integer] AS status, ($5::float8[])[u.i::integer] AS sort_value,
+        ($6::float8[])[u.i::integer] AS value
+    FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)) AS y`
 }
 
 // offerOneArgs are t.offerOne's parameters for the cells in best, all of

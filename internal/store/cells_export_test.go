@@ -57,3 +57,27 @@ func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []ru
 func CellsInsertSQL(n int) (decode, prefill string) {
 	return insertDecodeSQL.sql(n), insertPrefillSQL.sql(n)
 }
+
+// UploadStatement is one statement of an upload with its parameters.
+type UploadStatement struct {
+	SQL  string
+	Args []any
+}
+
+// UploadCellStatements are the statements an upload sends for run r, its
+// id id: the inserts of its decode cells and prefill rows and its offers
+// to each table of bests it has cells for.
+func UploadCellStatements(r *run.Run, id string) []UploadStatement {
+	out := []UploadStatement{
+		{insertDecodeSQL.sql(len(r.Decode)), cellArgs(id, decodeCellColumns, r.Decode)},
+		{insertPrefillSQL.sql(len(r.Prefill)), cellArgs(id, prefillCellColumns, r.Prefill)},
+	}
+	best := newBestMaps()
+	offerCells(best, id, r, r.UploadedAt)
+	for i, t := range bestTables {
+		if len(best[i]) > 0 {
+			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])})
+		}
+	}
+	return out
+}
