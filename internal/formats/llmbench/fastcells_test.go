@@ -2,6 +2,7 @@ package llmbench
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -111,12 +112,20 @@ func TestReadCellsAsEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestDecodeDocumentAsJSONDoc: every document, and each changed at random
-// (bad syntax, wrong types, keys by case), decodes to the same records or
-// the same problem as jsondoc.Decode gives.
+// TestDecodeDocumentAsJSONDoc: every document, each changed at random
+// (bad syntax, wrong types, keys by case), and documents of the traps
+// (results repeated, one of them wrong; results by case; null; none)
+// decode to the same records or the same problem as jsondoc.Decode gives.
 func TestDecodeDocumentAsJSONDoc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for name, doc := range documents(t) {
+	docs := documents(t)
+	for i, doc := range []string{`{"results": 5, "results": []}`, `{"results": [], "results": 5}`,
+		`{"Results": [], "results": [{"concurrency": "x"}]}`, `{"results": [{"concurrency": 1}], "RESULTS": null}`,
+		`{"results": null}`, `{"Results": [{"ttft_p50": 2}]}`, `{"results": [{"concurrency": 1e999}]}`, `{}`, `null`,
+		`[]`, `{"results": [{"concurrency": 1}], "metadata": {"version": 7}}`, `{"results": [{"concurrency": 1}]`} {
+		docs[fmt.Sprintf("trap %d", i)] = []byte(doc)
+	}
+	for name, doc := range docs {
 		same := func(label string, b []byte) {
 			var got, want document
 			gerr, werr := decodeDocument(b, &got), jsondoc.Decode(b, &want)
