@@ -2,87 +2,112 @@ package llmbench
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
 
-// decodeDocument reads data into doc exactly as jsondoc.Decode does, the
-// results array (most of a document: a record of 19 keys per cell) read by
-// readCells instead of encoding/json's reflection, which was a fifth of
-// the server's CPU per upload (docs/performance.md). Whenever readCells
-// meets anything it does not handle as encoding/json would, and whenever
-// the rest does not decode, the whole document is decoded again by
-// jsondoc.Decode: the same records, and the same problem for bad input.
+// decodeDocument reads data into doc exactly as jsondoc.Decode does, but
+// the results array, most of a document (a record of 19 keys per cell),
+// is read by a scanner of its own instead of encoding/json, whose decode
+// was a fifth of the server's CPU per upload (docs/performance.md):
+// encoding/json steps through every byte by its state machine once to
+// check the syntax and again to decode, and fills the records by
+// reflection. scanResults finds the top-level results key and reads its
+// cells there; encoding/json decodes the rest of the document, the array
+// replaced by null. Whenever the scanner meets anything it does not handle
+// as encoding/json would, or the rest does not decode, the whole document
+// is decoded again by jsondoc.Decode: the same records, and the same
+// problem for bad input.
 func decodeDocument(data []byte, doc *document) error {
-	var fast struct {
-		document
-		// Shadows document.Results: encoding/json keeps the array's bytes.
-		Results rawBytes `json:"results"`
-	}
-	if err := jsondoc.Decode(data, &fast); err == nil && fast.Results.n <= 1 {
-		if cells, ok := readCells(fast.Results.b); ok {
-			*doc = fast.document
-			doc.Results = cells
-			return nil
+	if jsondoc.CheckUTF8(data) == nil {
+		if start, end, cells, ok := scanResults(data); ok {
+			rest := make([]byte, 0, len(data)-(end-start)+len("null"))
+			rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
+			if jsondoc.Decode(rest, doc) == nil {
+				doc.Results = cells
+				return nil
+			}
 		}
 	}
 	*doc = document{}
 	return jsondoc.Decode(data, doc)
 }
 
-// rawBytes keeps a value's bytes as json.RawMessage does, without its
-// copy (12 KB of the seed document, 90 KB of the 0.7.8 sample): the bytes
-// are a slice of the document itself, which json.Unmarshal reads in place
-// and decodeDocument's caller keeps unchanged while it reads them. n
-// counts the values: encoding/json keeps the last of a repeated key, but
-// reports a wrong type in any of them, which only the slow way sees.
-type rawBytes struct {
-	b []byte
-	n int
-}
-
-// UnmarshalJSON keeps b.
-func (r *rawBytes) UnmarshalJSON(b []byte) error {
-	r.b, r.n = b, r.n+1
-	return nil
-}
-
-// cellFields are cellRec's fields by their exact key: a *float64 field,
-// or a bool or a string one.
-var cellFields = map[string]func(c *cellRec) any{
-	"concurrency":             func(c *cellRec) any { return &c.Concurrency },
-	"context_tokens":          func(c *cellRec) any { return &c.ContextTokens },
-	"aggregate_tps":           func(c *cellRec) any { return &c.AggregateTPS },
-	"per_request_avg_tps":     func(c *cellRec) any { return &c.PerRequestAvgTPS },
-	"output_tps_per_user_p50": func(c *cellRec) any { return &c.OutputTPSPerUserP50 },
-	"ttft_p50":                func(c *cellRec) any { return &c.TTFTP50 },
-	"inter_token_latency_p50": func(c *cellRec) any { return &c.ITLP50 },
-	"total_tokens":            func(c *cellRec) any { return &c.TotalTokens },
-	"client_output_tokens":    func(c *cellRec) any { return &c.ClientOutputTokens },
-	"num_completed":           func(c *cellRec) any { return &c.NumCompleted },
-	"completed_request_count": func(c *cellRec) any { return &c.CompletedRequests },
-	"measurement_seconds":     func(c *cellRec) any { return &c.MeasurementSeconds },
-	"avg_running_reqs":        func(c *cellRec) any { return &c.AvgRunningReqs },
-	"avg_queue_reqs":          func(c *cellRec) any { return &c.AvgQueueReqs },
-	"queue_fraction":          func(c *cellRec) any { return &c.QueueFraction },
-	"capacity_limited":        func(c *cellRec) any { return &c.CapacityLimited },
-	"failure_reason":          func(c *cellRec) any { return &c.FailureReason },
-	"loop_detected":           func(c *cellRec) any { return &c.LoopDetected },
-	"aggregate_source":        func(c *cellRec) any { return &c.AggregateSource },
-}
-
-// readCells reads a results array as encoding/json reads it into
-// []cellRec (nil for no bytes or null), or says it cannot: ok is false for
-// anything outside the plain shape a tool writes (bad syntax, a key that
-// is not plain ASCII or matches a field only by case, an escape in a key
-// or a field's string, a field's value of another type, a number out of
-// range), and the caller decodes the document the slow way.
-func readCells(b []byte) (cells []cellRec, ok bool) {
-	s := cellScanner{b: b}
+// scanResults finds the value of the top-level key results of a JSON
+// object, data[start:end], and reads it as encoding/json would into
+// []cellRec. ok is false unless the document is an object of plain keys
+// with one results key (a key with an escape, one that matches results
+// only by case and a repeated results, where encoding/json would report a
+// wrong type in either, are left to encoding/json) whose value cells
+// reads.
+func scanResults(data []byte) (start, end int, cells []cellRec, ok bool) {
+	s := cellScanner{b: data}
 	s.space()
-	if s.i == len(b) || s.literal("null") {
+	if !s.byte('{') {
+		return 0, 0, nil, false
+	}
+	s.space()
+	if s.byte('}') {
+		return 0, 0, nil, false // no results
+	}
+	found := false
+	for {
 		s.space()
-		return nil, s.i == len(b)
+		key, ok := s.plainString()
+		if !ok {
+			return 0, 0, nil, false
+		}
+		s.space()
+		if !s.byte(':') {
+			return 0, 0, nil, false
+		}
+		s.space()
+		switch {
+		case string(key) == "results":
+			if found {
+				return 0, 0, nil, false
+			}
+			found, start = true, s.i
+			if cells, ok = s.cells(); !ok {
+				return 0, 0, nil, false
+			}
+			end = s.i
+		case len(key) == len("results") && strings.EqualFold(string(key), "results"):
+			return 0, 0, nil, false
+		case !s.skip(0):
+			return 0, 0, nil, false
+		}
+		s.space()
+		if s.byte('}') {
+			return start, end, cells, found && s.end()
+		}
+		if !s.byte(',') {
+			return 0, 0, nil, false
+		}
+	}
+}
+
+// readCells reads a results value, all of b, as encoding/json reads it
+// into []cellRec (nil for no bytes or null), or says it cannot (cells).
+func readCells(b []byte) ([]cellRec, bool) {
+	s := cellScanner{b: b}
+	if s.end() {
+		return nil, true
+	}
+	cells, ok := s.cells()
+	return cells, ok && s.end()
+}
+
+// cells reads a results value as encoding/json reads it into []cellRec
+// (nil for null), or says it cannot: ok is false for anything outside the
+// plain shape a tool writes (bad syntax, a key that is not plain ASCII or
+// matches a field only by case, an escape in a key or a field's string, a
+// field's value of another type, a number out of range), and the caller
+// decodes the document the slow way.
+func (s *cellScanner) cells() (cells []cellRec, ok bool) {
+	if s.literal("null") {
+		return nil, true
 	}
 	if !s.byte('[') {
 		return nil, false
@@ -90,7 +115,7 @@ func readCells(b []byte) (cells []cellRec, ok bool) {
 	cells = []cellRec{}
 	s.space()
 	if s.byte(']') {
-		return cells, s.end()
+		return cells, true
 	}
 	for {
 		var c cellRec
@@ -101,12 +126,59 @@ func readCells(b []byte) (cells []cellRec, ok bool) {
 		cells = append(cells, c)
 		s.space()
 		if s.byte(']') {
-			return cells, s.end()
+			return cells, true
 		}
 		if !s.byte(',') {
 			return nil, false
 		}
 	}
+}
+
+// cellField is c's field of the exact key (cellRec's tags), a *float64
+// field's address, a bool's or a string's; nil for no field. A switch, not
+// a map: two map reads per key were most of readCells' time.
+func cellField(key []byte, c *cellRec) any {
+	switch string(key) {
+	case "concurrency":
+		return &c.Concurrency
+	case "context_tokens":
+		return &c.ContextTokens
+	case "aggregate_tps":
+		return &c.AggregateTPS
+	case "per_request_avg_tps":
+		return &c.PerRequestAvgTPS
+	case "output_tps_per_user_p50":
+		return &c.OutputTPSPerUserP50
+	case "ttft_p50":
+		return &c.TTFTP50
+	case "inter_token_latency_p50":
+		return &c.ITLP50
+	case "total_tokens":
+		return &c.TotalTokens
+	case "client_output_tokens":
+		return &c.ClientOutputTokens
+	case "num_completed":
+		return &c.NumCompleted
+	case "completed_request_count":
+		return &c.CompletedRequests
+	case "measurement_seconds":
+		return &c.MeasurementSeconds
+	case "avg_running_reqs":
+		return &c.AvgRunningReqs
+	case "avg_queue_reqs":
+		return &c.AvgQueueReqs
+	case "queue_fraction":
+		return &c.QueueFraction
+	case "capacity_limited":
+		return &c.CapacityLimited
+	case "failure_reason":
+		return &c.FailureReason
+	case "loop_detected":
+		return &c.LoopDetected
+	case "aggregate_source":
+		return &c.AggregateSource
+	}
+	return nil
 }
 
 // cellScanner reads b from i; every method that fails leaves ok false to
@@ -197,37 +269,29 @@ func (s *cellScanner) cell(c *cellRec) bool {
 // plainKey is a key readCells can match as encoding/json does: an exact
 // field name, or a key of ASCII letters, digits and underscores that no
 // field's name equals without regard to case (encoding/json would match
-// that one by case folding).
-func plainKey(key string) bool {
-	if _, ok := cellFields[key]; ok {
+// that one by case folding). No allocation: a map read by string(b) copies
+// nothing.
+func plainKey(key []byte) bool {
+	var probe cellRec
+	if cellField(key, &probe) != nil {
 		return true
 	}
-	for i := 0; i < len(key); i++ {
-		if !isWordByte(key[i]) {
+	var lower [32]byte
+	for i, c := range key {
+		if !isWordByte(c) {
 			return false
 		}
-	}
-	for name := range cellFields {
-		if len(name) == len(key) && equalFoldASCII(name, key) {
-			return false
+		if i < len(lower) {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower[i] = c
 		}
 	}
-	return true
-}
-
-func equalFoldASCII(a, b string) bool {
-	lower := func(c byte) byte {
-		if c >= 'A' && c <= 'Z' {
-			return c + 'a' - 'A'
-		}
-		return c
+	if len(key) > len(lower) {
+		return true // longer than any field's name
 	}
-	for i := 0; i < len(a); i++ {
-		if lower(a[i]) != lower(b[i]) {
-			return false
-		}
-	}
-	return true
+	return cellField(lower[:len(key)], &probe) == nil
 }
 
 // value reads key's value into c's field, as encoding/json would: a
@@ -235,12 +299,12 @@ func equalFoldASCII(a, b string) bool {
 // bool, a string into a string (null leaves either as it was). An
 // unknown key's value is skipped, whatever it holds (0.7.8 writes arrays
 // of objects under loop_diagnostics).
-func (s *cellScanner) value(key string, c *cellRec) bool {
-	field, known := cellFields[key]
-	if !known {
+func (s *cellScanner) value(key []byte, c *cellRec) bool {
+	field := cellField(key, c)
+	if field == nil {
 		return s.skip(0)
 	}
-	switch f := field(c).(type) {
+	switch f := field.(type) {
 	case **float64:
 		if s.literal("null") {
 			*f = nil
@@ -268,7 +332,7 @@ func (s *cellScanner) value(key string, c *cellRec) bool {
 		}
 		v, ok := s.plainString()
 		if ok {
-			*f = v
+			*f = string(v)
 		}
 		return ok
 	}
@@ -370,24 +434,25 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// plainString reads a string without escapes or control characters.
-func (s *cellScanner) plainString() (string, bool) {
+// plainString reads a string without escapes or control characters: its
+// bytes, a slice of the document's.
+func (s *cellScanner) plainString() ([]byte, bool) {
 	if !s.byte('"') {
-		return "", false
+		return nil, false
 	}
 	start := s.i
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; {
 		case c == '"':
-			v := string(s.b[start:s.i])
+			v := s.b[start:s.i]
 			s.i++
 			return v, true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 		s.i++
 	}
-	return "", false
+	return nil, false
 }
 
 // number reads a JSON number (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?)

@@ -151,3 +151,28 @@ func TestDecodeDocumentAsJSONDoc(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeDocument is TestDecodeDocumentAsJSONDoc's property for any
+// bytes: decodeDocument answers as jsondoc.Decode does. Plain `go test`
+// runs the seeds only.
+func FuzzDecodeDocument(f *testing.F) {
+	// The small samples: the fuzzer mutates a 100 KB seed very slowly.
+	for _, name := range []string{"benchmark_results_0.2.0.json", "invalid_cells_0.7.8_fragment.json"} {
+		b, err := os.ReadFile(filepath.Join("../../../testdata/formats/llm-inference-bench", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"results": [{"concurrency": 1, "x": [{"y": "\u00e9"}]}, null], "metadata": {}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got, want document
+		gerr, werr := decodeDocument(data, &got), jsondoc.Decode(data, &want)
+		if !reflect.DeepEqual(gerr, werr) {
+			t.Fatalf("error %v, want %v", gerr, werr)
+		}
+		if gerr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoded\n%+v\nwant\n%+v", got, want)
+		}
+	})
+}
