@@ -37,10 +37,9 @@ func decodeDocument(data []byte, doc *document) error {
 // scanResults finds the value of the top-level key results of a JSON
 // object, data[start:end], and reads it as encoding/json would into
 // []cellRec. ok is false unless the document is an object of plain keys
-// with one results key (a key with an escape, one that matches results
-// only by case and a repeated results, where encoding/json would report a
-// wrong type in either, are left to encoding/json) whose value cells
-// reads.
+// with one results key whose value cells reads: a key with an escape, one
+// that matches results only by case and a repeated results are left to
+// encoding/json, which has rules of its own for each.
 func scanResults(data []byte) (start, end int, cells []cellRec, ok bool) {
 	s := cellScanner{b: data}
 	s.space()
