@@ -237,7 +237,8 @@ func cellColumnNames[R any](columns []cellColumn[R]) []string {
 // one statement over arrays, one per column, the run's id once ($1): for
 // a single run's few dozen cells it can go in a batch with other
 // statements, where a COPY costs a round trip of its own. It has two
-// texts for the same rows (TestCellArgsMatchRows writes both ways).
+// texts for the same rows (TestCellArgsMatchRows writes both ways), and
+// sql picks one by the number of rows.
 type cellsInsert struct {
 	// unnest reads the arrays by unnest($2, $3, …): a function per array,
 	// each of which PostgreSQL's function scan first copies whole into a
@@ -245,10 +246,11 @@ type cellsInsert struct {
 	unnest string
 	// indexed reads the first array by unnest WITH ORDINALITY and row i
 	// of the others by subscript: one function, one tuple store. 48
-	// decode cells went in 25-35 % faster (docs/performance.md). A
+	// decode cells went in a quarter faster alone, 8 % faster in an
+	// upload under load (docs/performance.md). A
 	// subscript of an array with NULLs or of text walks the array from its
 	// start, so the cost grows with the square of its length: past
-	// indexedRows the unnest is cheaper (3.5x at 960 cells). The rows come
+	// indexedRows the unnest is cheaper (a third of the time at 960 cells). The rows come
 	// from an unnest rather than generate_series or generate_subscripts so
 	// that the generic plan, which takes an array parameter for 10
 	// elements, is costed below the custom plans, which count them: the
