@@ -247,15 +247,15 @@ type cellsInsert struct {
 	// indexed reads the first array by unnest WITH ORDINALITY and row i
 	// of the others by subscript: one function, one tuple store. 48
 	// decode cells went in a quarter faster alone, 8 % faster in an
-	// upload under load (docs/performance.md). A
-	// subscript of an array with NULLs or of text walks the array from its
-	// start, so the cost grows with the square of its length: past
-	// indexedRows the unnest is cheaper (a third of the time at 960
-	// cells). The rows come from an unnest rather than generate_series or
-	// generate_subscripts so that the generic plan, which takes an array parameter for 10
-	// elements, is costed below the custom plans, which count them: the
-	// other way round PostgreSQL planned the best-cell offer afresh at
-	// every upload (TestUploadCellStatementsKeepTheirPlan).
+	// upload under load (docs/performance.md). A subscript of an array
+	// with NULLs or of text walks the array from its start, so the cost
+	// grows with the square of its length: past indexedRows the unnest is
+	// cheaper (a third of the time at 960 cells). The rows come from an
+	// unnest rather than generate_series or generate_subscripts so that
+	// the generic plan, which takes an array parameter for 10 elements, is
+	// costed below the custom plans, which count them: the other way round
+	// PostgreSQL planned the best-cell offer afresh at every upload
+	// (TestUploadCellStatementsKeepTheirPlan).
 	indexed string
 }
 
