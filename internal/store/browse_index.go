@@ -207,7 +207,7 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 		switch {
 		case len(best[i]) == 0:
 		case len(ids) == 1:
-			b.Queue(t.offerOne, t.offerOneArgs(best[i])...)
+			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])...)
 		default:
 			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}

@@ -37,7 +37,7 @@ func TestOneRunIndexPlansProbeKeys(t *testing.T) {
 			}
 		}
 	}
-	if n != 4 {
-		t.Errorf("%d statements checked, want 4", n)
+	if n != 6 {
+		t.Errorf("%d statements checked, want 6", n)
 	}
 }

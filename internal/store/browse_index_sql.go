@@ -88,8 +88,10 @@ type bestTable struct {
 	// version: the table keeps a best per engine version too.
 	version bool
 	// offer is offerSQL(), made once; offerOne is offerOneSQL(), what an
-	// upload sends every time.
-	offer, offerOne string
+	// upload sends every time, its offers read by subscript
+	// (offerOne.indexed) or by unnest (cellsInsert).
+	offer    string
+	offerOne cellsInsert
 }
 
 var (
@@ -102,7 +104,8 @@ var (
 
 func newBestTable(name string, version bool) bestTable {
 	t := bestTable{name: name, version: version}
-	t.offer, t.offerOne = t.offerSQL(), t.offerOneSQL()
+	t.offer = t.offerSQL()
+	t.offerOne = cellsInsert{unnest: t.offerOneSQL(false), indexed: t.offerOneSQL(true)}
 	return t
 }
 
@@ -192,7 +195,9 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 // offerOneArgs). As arrays, eight of the fourteen columns were ~50 equal
 // elements each, encoded by the server and parsed by the backend at every
 // upload. The same probe per offer and the same upsert as offerSQL.
-func (t bestTable) offerOneSQL() string {
+// indexed reads offer i of every array by subscript rather than by
+// unnest, as cellsInsert.indexed does and for the same reason.
+func (t bestTable) offerOneSQL(indexed bool) string {
 	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
 		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
 		"demo": "$12::bool", "run_id": "$13::text", "uploaded_at": "$14::timestamptz", "engine_version": "$15::text"}
@@ -214,13 +219,24 @@ func (t bestTable) offerOneSQL() string {
 	return `
 INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
 SELECT ` + strings.Join(list, ", ") + `
-FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[])
-    AS y (context, concurrency, metric, status, sort_value, value)
+FROM ` + offersFrom(indexed) + `
 LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
     WHERE (o.` + strings.ReplaceAll(t.key(), ", ", ", o.") + `) = (` + strings.Join(probe, ", ") + `)
     LIMIT 1) AS o ON true
 WHERE o.run_id IS NULL OR (y.sort_value, $14::timestamptz, $13::text) < (o.sort_value, o.uploaded_at, o.run_id)` +
 		t.upsertSQL()
+}
+
+// offersFrom is offerOneSQL's offers y, from its arrays $1…$6.
+func offersFrom(indexed bool) string {
+	if !indexed {
+		return `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[])
+    AS y (context, concurrency, metric, status, sort_value, value)`
+	}
+	return `(SELECT u.context, ($2::int[])[u.i::integer] AS concurrency, ($3::text[])[u.i::integer] AS metric,
+        ($4::text[])[u.i::integer] AS status, ($5::float8[])[u.i::integer] AS sort_value,
+        ($6::float8[])[u.i::integer] AS value
+    FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)) AS y`
 }
 
 // offerOneArgs are t.offerOne's parameters for the cells in best, all of

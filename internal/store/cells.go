@@ -42,8 +42,9 @@ var decodeCellColumns = []cellColumn[run.DecodeCell]{
 // decodeColumns are the columns of decode_cells, as COPY writes them.
 var decodeColumns = cellColumnNames(decodeCellColumns)
 
-// insertDecodeSQL inserts one run's decode cells (queueInsertCells).
-var insertDecodeSQL = insertCellsSQL("decode_cells", decodeCellColumns)
+// insertDecodeSQL inserts one run's decode cells (queueInsertCells):
+// its arrays unnested, or read by subscript for up to indexedRows cells.
+var insertDecodeSQL = newCellsInsert("decode_cells", decodeCellColumns)
 
 // decodeRow is c as a decode_cells row in decodeColumns' order, for COPY.
 func decodeRow(runID string, c *run.DecodeCell) []any {
@@ -178,7 +179,7 @@ var prefillCellColumns = []cellColumn[run.PrefillRow]{
 var prefillColumns = cellColumnNames(prefillCellColumns)
 
 // insertPrefillSQL inserts one run's prefill rows (queueInsertCells).
-var insertPrefillSQL = insertCellsSQL("prefill_rows", prefillCellColumns)
+var insertPrefillSQL = newCellsInsert("prefill_rows", prefillCellColumns)
 
 const selectPrefillSQL = `
 SELECT context, measured_context, status, reason, reason_code,
@@ -232,17 +233,59 @@ func cellColumnNames[R any](columns []cellColumn[R]) []string {
 	return names
 }
 
-// insertCellsSQL is the insert of one run's rows into table as one
-// statement over arrays, one per column, the run's id once ($1): for a
-// single run's few dozen cells it can go in a batch with other
-// statements, where a COPY costs a round trip of its own.
-func insertCellsSQL[R any](table string, columns []cellColumn[R]) string {
+// cellsInsert is the insert of one run's rows into a table of cells as
+// one statement over arrays, one per column, the run's id once ($1): for
+// a single run's few dozen cells it can go in a batch with other
+// statements, where a COPY costs a round trip of its own. It has two
+// texts for the same rows (TestCellArgsMatchRows writes both ways), and
+// sql picks one by the number of rows.
+type cellsInsert struct {
+	// unnest reads the arrays by unnest($2, $3, …): a function per array,
+	// each of which PostgreSQL's function scan first copies whole into a
+	// tuple store of its own, 21 for decode_cells' columns.
+	unnest string
+	// indexed reads the first array by unnest WITH ORDINALITY and row i
+	// of the others by subscript: one function, one tuple store. 48
+	// decode cells went in a quarter faster alone, 8 % faster in an
+	// upload under load (docs/performance.md). A subscript of an array
+	// with NULLs or of text walks the array from its start, so the cost
+	// grows with the square of its length: past indexedRows the unnest is
+	// cheaper (a third of the time at 960 cells). The rows come from an
+	// unnest rather than generate_series or generate_subscripts so that
+	// the generic plan, which takes an array parameter for 10 elements, is
+	// costed below the custom plans, which count them: the other way round
+	// PostgreSQL planned the best-cell offer afresh at every upload
+	// (TestUploadCellStatementsKeepTheirPlan).
+	indexed string
+}
+
+// indexedRows is the most rows cellsInsert.sql reads by subscript; at 192
+// cells the subscripts were still a quarter faster than the unnest.
+const indexedRows = 256
+
+func newCellsInsert[R any](table string, columns []cellColumn[R]) cellsInsert {
 	casts := make([]string, len(columns))
+	at := make([]string, len(columns))
+	at[0] = "u.first"
 	for j, c := range columns {
 		casts[j] = fmt.Sprintf("$%d::%s", j+2, c.array)
+		if j > 0 {
+			at[j] = fmt.Sprintf("(%s)[u.i::integer]", casts[j])
+		}
 	}
-	return `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") +
-		`) SELECT $1::text, * FROM unnest(` + strings.Join(casts, ", ") + `)`
+	insert := `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") + `) SELECT $1::text, `
+	return cellsInsert{
+		unnest:  insert + `* FROM unnest(` + strings.Join(casts, ", ") + `)`,
+		indexed: insert + strings.Join(at, ", ") + ` FROM unnest(` + casts[0] + `) WITH ORDINALITY AS u (first, i)`,
+	}
+}
+
+// sql is the text that inserts rows rows.
+func (c cellsInsert) sql(rows int) string {
+	if rows <= indexedRows {
+		return c.indexed
+	}
+	return c.unnest
 }
 
 // cellArgs are insertCellsSQL's parameters for rows of run runID.
@@ -259,9 +302,9 @@ func cellArgs[R any](runID string, columns []cellColumn[R], rows []R) []any {
 // prefill rows under runID, each column read in place from the cells.
 func queueInsertCells(b *pgx.Batch, runID string, r *run.Run) {
 	if len(r.Decode) > 0 {
-		b.Queue(insertDecodeSQL, cellArgs(runID, decodeCellColumns, r.Decode)...)
+		b.Queue(insertDecodeSQL.sql(len(r.Decode)), cellArgs(runID, decodeCellColumns, r.Decode)...)
 	}
 	if len(r.Prefill) > 0 {
-		b.Queue(insertPrefillSQL, cellArgs(runID, prefillCellColumns, r.Prefill)...)
+		b.Queue(insertPrefillSQL.sql(len(r.Prefill)), cellArgs(runID, prefillCellColumns, r.Prefill)...)
 	}
 }

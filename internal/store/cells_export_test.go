@@ -2,17 +2,23 @@ package store
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// WriteCellsBothWays writes r's decode cells and prefill rows twice in one
-// transaction: under copyID by COPY of decodeRow and prefillRow (one boxed
-// value per column), and under insertID by queueInsertCells, the upload's
-// statements over arrays read in place.
-func WriteCellsBothWays(ctx context.Context, s *Store, r *run.Run, copyID, insertID string) error {
+// WriteCellsEveryWay writes r's decode cells and prefill rows three times
+// in one transaction: under copyID by COPY of decodeRow and prefillRow (one
+// boxed value per column), under insertID by queueInsertCells, the upload's
+// statements over arrays read in place (by subscript, for r's few rows),
+// and under unnestID by the same statements' unnest text, what a run of
+// more than indexedRows rows takes.
+func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, unnestID string) error {
+	if len(r.Decode) > indexedRows || len(r.Prefill) > indexedRows {
+		return fmt.Errorf("%d cells, %d prefill rows: more than the %d read by subscript", len(r.Decode), len(r.Prefill), indexedRows)
+	}
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := copyDecodeCells(ctx, tx, copyID, r.Decode); err != nil {
 			return err
@@ -22,6 +28,8 @@ func WriteCellsBothWays(ctx context.Context, s *Store, r *run.Run, copyID, inser
 		}
 		b := &pgx.Batch{}
 		queueInsertCells(b, insertID, r)
+		b.Queue(insertDecodeSQL.unnest, cellArgs(unnestID, decodeCellColumns, r.Decode)...)
+		b.Queue(insertPrefillSQL.unnest, cellArgs(unnestID, prefillCellColumns, r.Prefill)...)
 		return tx.SendBatch(ctx, b).Close()
 	})
 }
@@ -42,4 +50,34 @@ func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []ru
 	}
 	prefill, err := pgx.CollectRows(rows, scanPrefillRow)
 	return decode, prefill, err
+}
+
+// CellsInsertSQL is the texts queueInsertCells picks from for n decode
+// cells and n prefill rows.
+func CellsInsertSQL(n int) (decode, prefill string) {
+	return insertDecodeSQL.sql(n), insertPrefillSQL.sql(n)
+}
+
+// UploadStatement is one statement of an upload with its parameters.
+type UploadStatement struct {
+	SQL  string
+	Args []any
+}
+
+// UploadCellStatements are the statements an upload sends for run r, its
+// id id: the inserts of its decode cells and prefill rows and its offers
+// to each table of bests it has cells for.
+func UploadCellStatements(r *run.Run, id string) []UploadStatement {
+	out := []UploadStatement{
+		{insertDecodeSQL.sql(len(r.Decode)), cellArgs(id, decodeCellColumns, r.Decode)},
+		{insertPrefillSQL.sql(len(r.Prefill)), cellArgs(id, prefillCellColumns, r.Prefill)},
+	}
+	best := newBestMaps()
+	offerCells(best, id, r, r.UploadedAt)
+	for i, t := range bestTables {
+		if len(best[i]) > 0 {
+			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])})
+		}
+	}
+	return out
 }

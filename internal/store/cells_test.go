@@ -2,9 +2,12 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -30,21 +33,24 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
 		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
-	if err := store.WriteCellsBothWays(ctx, s, r, "by-copy", "by-insert"); err != nil {
+	if err := store.WriteCellsEveryWay(ctx, s, r, "by-copy", "by-insert", "by-unnest"); err != nil {
 		t.Fatal(err)
 	}
 	conn := rawConn(t, url)
 	for _, table := range []string{"decode_cells", "prefill_rows"} {
-		byCopy, byInsert := tableRows(t, conn, table, "by-copy"), tableRows(t, conn, table, "by-insert")
+		byCopy := tableRows(t, conn, table, "by-copy")
 		want := len(r.Decode)
 		if table == "prefill_rows" {
 			want = len(r.Prefill)
 		}
-		if len(byInsert) != want {
-			t.Errorf("%s: %d rows inserted, want %d", table, len(byInsert), want)
-		}
-		if !slices.Equal(byInsert, byCopy) {
-			t.Errorf("%s: the insert wrote\n%q\nCOPY wrote\n%q", table, byInsert, byCopy)
+		for _, id := range []string{"by-insert", "by-unnest"} {
+			byInsert := tableRows(t, conn, table, id)
+			if len(byInsert) != want {
+				t.Errorf("%s, %s: %d rows inserted, want %d", table, id, len(byInsert), want)
+			}
+			if !slices.Equal(byInsert, byCopy) {
+				t.Errorf("%s, %s: the insert wrote\n%q\nCOPY wrote\n%q", table, id, byInsert, byCopy)
+			}
 		}
 	}
 	decode, prefill, err := store.ReadCells(ctx, s, "by-insert")
@@ -57,6 +63,21 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(prefill, r.Prefill) {
 		t.Errorf("prefill rows read back\n%+v\nwant\n%+v", prefill, r.Prefill)
+	}
+}
+
+// TestCellsInsertByRows checks which text inserts a run's rows: by
+// subscript up to 256 of them, whose cost grows with the square of their
+// number, by unnest past that.
+func TestCellsInsertByRows(t *testing.T) {
+	for _, n := range []int{1, 48, 256, 257, 5000} {
+		decode, prefill := store.CellsInsertSQL(n)
+		indexed := n <= 256
+		for _, sql := range []string{decode, prefill} {
+			if got := strings.Contains(sql, "WITH ORDINALITY"); got != indexed {
+				t.Errorf("%d rows: by subscript %v, want %v:\n%s", n, got, indexed, sql)
+			}
+		}
 	}
 }
 
@@ -101,4 +122,43 @@ func sortCells(r *run.Run) {
 		return a.Concurrency - b.Concurrency
 	})
 	slices.SortFunc(r.Prefill, func(a, b run.PrefillRow) int { return a.Context - b.Context })
+}
+
+// TestUploadCellStatementsKeepTheirPlan runs the statements of an upload
+// that read its cells' arrays as an upload does, prepared once per
+// connection, for several runs of different sizes, and wants PostgreSQL to
+// have kept each one's generic plan: a statement whose custom plans always
+// look cheaper is planned afresh every time (the best-cell offer over
+// generate_series or generate_subscripts was, 0.25 ms of planning per
+// upload).
+func TestUploadCellStatementsKeepTheirPlan(t *testing.T) {
+	_, url := dbtest.New(t)
+	ctx := context.Background()
+	conn := rawConn(t, url)
+	rng := rand.New(rand.NewPCG(1, 2))
+	sqls := map[string]bool{}
+	for k := range 12 {
+		r := gridRun(rng, 10+5*k, 1+k%5, k) // up to 65 cells: every statement by subscript
+		r.Engine.Version = "0.8.0"          // offers to version_best_cells too
+		for _, st := range store.UploadCellStatements(r, fmt.Sprintf("run-%d", k)) {
+			if _, err := conn.Exec(ctx, st.SQL, st.Args...); err != nil {
+				t.Fatalf("%v\n%s", err, st.SQL)
+			}
+			sqls[st.SQL] = true
+		}
+	}
+	if len(sqls) != 4 {
+		t.Fatalf("%d statements, want 4 (cells, prefill rows, two tables of bests)", len(sqls))
+	}
+	for sql := range sqls {
+		var generic, custom int64
+		err := conn.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`,
+			sql).Scan(&generic, &custom)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, sql)
+		}
+		if generic < 6 || custom > 5 {
+			t.Errorf("%d generic plans, %d custom ones of 12 runs, want the generic kept after 5:\n%s", generic, custom, sql)
+		}
+	}
 }

@@ -65,12 +65,15 @@ func IndexSQL(one bool) map[string]string {
 	}
 	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
 	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
-	group, version, v := groupBests.offer, versionBests.offer, `, '{v}'`
-	if one {
-		offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
-		group, version, v = groupBests.offerOne, versionBests.offerOne, `, 'v'`
+	if !one {
+		return map[string]string{sh.setIdentitiesSQL(): set, groupBests.offer: offer, versionBests.offer: offer + `, '{v}'`,
+			sh.countRunsSQL(): ids + ", 1"}
 	}
-	return map[string]string{sh.setIdentitiesSQL(): set, group: offer, version: offer + v,
+	// A run's offers, by subscript and by unnest (cellsInsert).
+	offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+	return map[string]string{sh.setIdentitiesSQL(): set,
+		groupBests.offerOne.indexed: offer, versionBests.offerOne.indexed: offer + `, 'v'`,
+		groupBests.offerOne.unnest: offer, versionBests.offerOne.unnest: offer + `, 'v'`,
 		sh.countRunsSQL(): ids + ", 1"}
 }
 
