@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -145,4 +146,82 @@ func collectLines(rows pgx.Rows) ([]string, error) {
 		v, err := row.Values()
 		return fmt.Sprint(v), err
 	})
+}
+
+// TestHistorySetupsUnderConcurrentUploads has four writers upload runs of
+// two setups at once, each upload naming one of five versions so that
+// writers bring a setup the same new version at the same time, while the
+// counts are folded and some runs hidden: no upload may fail (a deadlock
+// aborts one), and at the end the kept counts of versions must be what a
+// rebuild from every run derives, and the links the grouping's.
+func TestHistorySetupsUnderConcurrentUploads(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	const writers, each = 4, 10
+	s := openWide(t, dbURL, writers+3)
+	ctx := context.Background()
+	conn := rawConn(t, dbURL)
+	stop, folded := make(chan struct{}), make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				folded <- nil
+				return
+			default:
+			}
+			if _, err := s.FoldCounts(ctx); err != nil {
+				folded <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				r := cellRun([]string{"Qwen/Qwen3-8B", "Qwen/Qwen3-8B-FP8"}[i%2], "RTX 4090", "vLLM", run.Valid,
+					float64(100+w*each+i), 100, i)
+				r.Engine.Version = fmt.Sprintf("0.%d.0", (i+w)%5)
+				id, _, err := s.InsertRun(ctx, r, fmt.Sprintf("w%d/%d", w, i), nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if i%4 == 3 {
+					if err := s.HideRun(ctx, id); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	if err := <-folded; err != nil {
+		t.Fatal(err)
+	}
+	setups, err := s.SetupsWithHistory(ctx, store.KindHardware, "rtx-4090-24gb", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range setups {
+		got = append(got, fmt.Sprint([]any{st.Model, st.Hardware, st.Engine, st.Quantization, int64(st.Versions)}))
+	}
+	rows, _ := conn.Query(ctx, store.VersionsSetupsWithHistorySQL("hardware_slug"), "rtx-4090-24gb", 10)
+	want, err := collectLines(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || len(got) != 2 {
+		t.Errorf("links:\n%s\nwant two, grouped from history_versions:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	kept := dumpTable(t, dbURL, "history_setups")
+	if err := store.RebuildAllBest(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := dumpTable(t, dbURL, "history_setups"); !slices.Equal(kept, rebuilt) {
+		t.Errorf("history_setups kept:\n%s\nrebuilt from every run:\n%s", strings.Join(kept, "\n"), strings.Join(rebuilt, "\n"))
+	}
 }
