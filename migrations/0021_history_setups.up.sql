@@ -11,7 +11,7 @@
 -- version with runs (folded, or pending in browse_count_deltas), and a
 -- rebuild of a setup and version makes only rows with runs. The count
 -- moves only when a row is made (an upload's new version: countRunsSQL,
--- the bulk load's newVersionsSQL) or a setup's rows are derived again
+-- the bulk load's countDeltasSQL) or a setup's rows are derived again
 -- (rebuildHistoryOf, rebuildAllHistory), not at every upload.
 CREATE TABLE history_setups (
     hardware_slug     text NOT NULL,
