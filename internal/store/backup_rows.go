@@ -167,7 +167,7 @@ func (s *Store) restoreSequences(ctx context.Context) error {
 // migration 0017).
 func restoredTables() []string {
 	names := []string{"runs", "browse_groups", "browse_count_deltas", "identity_runs", "engine_version_runs",
-		"history_versions"}
+		"history_versions", "history_setups"}
 	for _, t := range BackupTables {
 		if !t.Update && !slices.Contains(names, t.Name) {
 			names = append(names, t.Name)

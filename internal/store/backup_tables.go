@@ -94,5 +94,6 @@ var backupLeftOut = map[string]string{
 	"engine_version_runs": "derived again as each run is restored",
 	"history_cells":       "derived again as each run is restored",
 	"history_versions":    "derived again as each run is restored",
+	"history_setups":      "derived again as each run is restored",
 	"schema_migrations":   "the restoring binary migrates the database itself",
 }

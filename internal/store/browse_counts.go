@@ -44,14 +44,26 @@ const groupCounts = `SELECT model_slug, model_base_slug, hardware_slug, engine_s
 // existing row out before the insert, so the insert never waits on a fold
 // that is updating it.
 //
+// The setups of the versions' new rows count them (history_setups): the
+// one row an upload writes there, only when it brings its setup a version.
+//
 // A run leaving (-1) is hidden already, so it counts no history run: a
 // history's counts are derived again from its runs (rebuildHistoryOf)
 // whenever one is hidden, shown or goes.
 func (sh runsShape) countRunsSQL() string {
+	return countDeltasSQL(`SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
+        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE `+historyRankable+`) AS history_runs
+    FROM runs r WHERE id `+sh.ids+` GROUP BY `+browseGroupKey, `$2::bigint`)
+}
+
+// countDeltasSQL is countRunsSQL for the rows of n (browse_count_deltas'
+// columns, one row per group), each runs and history_runs multiplied by
+// sign: the groups' and versions' rows made where missing, the setups'
+// versions counted, the deltas appended. The bulk load counts its runs
+// with it too, so that every path takes these locks in one order.
+func countDeltasSQL(n, sign string) string {
 	return `
-WITH n AS (SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
-        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE ` + historyRankable + `) AS history_runs
-    FROM runs r WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey + `),
+WITH n AS (` + n + `),
 g AS (INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
     SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, 0 FROM n
     WHERE NOT EXISTS (SELECT FROM browse_groups o WHERE (o.model_slug, o.hardware_slug, o.engine_slug, o.engine_version, o.quantization_slug) =
@@ -63,11 +75,12 @@ h AS (INSERT INTO history_versions ` + historyVersionsColumns + `
     WHERE history_runs > 0 AND NOT EXISTS (SELECT FROM history_versions o WHERE (` + historyVersionsKeyOf("o") + `) =
         (` + historyVersionsKeyOf("n") + `))
     ORDER BY ` + historyVersionsKey + `
-    ON CONFLICT DO NOTHING)
+    ON CONFLICT DO NOTHING RETURNING ` + historyVersionsKey + `, model_base_slug),
+s AS (INSERT INTO history_setups AS s ` + historySetupsColumns + historySetupsFrom("h") + historySetupsAdd + `)
 INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs,
     history_runs)
-SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, $2::bigint * runs,
-    $2::bigint * history_runs FROM n`
+SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, ` + sign + ` * runs,
+    ` + sign + ` * history_runs FROM n`
 }
 
 // identityCountsOf lists rows of browse_groups or browse_count_deltas

@@ -34,8 +34,10 @@ import (
 //  5. best_cells rows, then version_best_cells rows, each by key:
 //     bestTable.offerSQL;
 //  6. new browse_groups rows, by key, then new history_versions rows, by
+//     key, then the history_setups rows of those new versions' setups, by
 //     key: countRunsSQL (an existing row is not locked; the runs go to
-//     browse_count_deltas, which nobody locks);
+//     browse_count_deltas, which nobody locks; an upload that brings no
+//     setup a new version locks no history_setups row);
 //  7. history_cells rows, by key: queueOfferHistory (history_best.go);
 //  8. foldLock, then browse_groups, identity_runs, engine_version_runs and
 //     history_versions rows, each by key: foldCountsSQL, never in an

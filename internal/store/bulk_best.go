@@ -181,8 +181,11 @@ SELECT `+strings.Trim(t.columns(), "()")+` FROM `+scratch+t.upsertSQL())
 }
 
 // countGroups adds the load's runs to the counts as the upload path does,
-// as deltas (countRunsSQL: those a history reads in history_runs; every
-// such run is in its group), and folds them (foldCountsSQL).
+// as deltas (countDeltasSQL: those a history reads in history_runs; every
+// such run is in its group), through a scratch table, and folds them
+// (foldCountsSQL). As an upload does, it makes the rows of new groups and
+// versions before the fold, so the fold only updates rows no upload
+// locks, and counts the new versions of their setups.
 func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
 	rows := make([][]any, 0, len(b.groups))
 	for k, v := range b.groups {
@@ -191,7 +194,13 @@ func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
 	}
 	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs",
 		"history_runs"}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"browse_count_deltas"}, columns, pgx.CopyFromRows(rows)); err != nil {
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_counts (LIKE browse_count_deltas) ON COMMIT DROP`); err != nil {
+		return err
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_counts"}, columns, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, countDeltasSQL(`SELECT * FROM bulk_counts`, `1`)); err != nil {
 		return err
 	}
 	_, err := foldCounts(ctx, tx)

@@ -79,7 +79,7 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
 		"identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
-		"history_cells", "history_versions"} {
+		"history_cells", "history_versions", "history_setups"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
 		if len(a) < 4 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
@@ -140,7 +140,7 @@ func TestBulkOnStoredRuns(t *testing.T) {
 	}
 	compare := func(when string) {
 		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs",
-			"engine_version_runs", "history_cells", "history_versions"} {
+			"engine_version_runs", "history_cells", "history_versions", "history_setups"} {
 			if a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table); !slices.Equal(a, b) {
 				t.Errorf("%s: %s differs: %d rows one by one, %d in bulk; first missing: %v",
 					when, table, len(a), len(b), firstMissing(a, b))

@@ -80,13 +80,16 @@ type Setup struct {
 	Versions int
 }
 
-// historyKindColumn is the column (of history_versions) an entity page of
+// historyKindColumn is the column (of history_setups) an entity page of
 // a kind filters by.
 var historyKindColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "engine_slug",
 	KindModel: "model_slug", KindModelBase: "model_base_slug"}
 
 // SetupsWithHistory returns up to limit setups of the identity (kind and
-// slug) measured with more than one engine version, most versions first.
+// slug) measured with more than one engine version, most versions first,
+// ties by model, hardware, engine and quantization slug: the first rows of
+// one range of history_setups (migration 0021), however many setups the
+// identity has.
 func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit int) (_ []Setup, err error) {
 	defer wrap(&err, "SetupsWithHistory(%s, %q)", kind, slug)
 	col, ok := historyKindColumn[kind]

@@ -16,7 +16,9 @@ import (
 //   - history_cells: the best valid total tok/s per setup, engine version
 //     and cell, among the runs historyRankable picks;
 //   - history_versions: how many such runs each setup and version has,
-//     folded from browse_count_deltas as the browse counts are.
+//     folded from browse_count_deltas as the browse counts are;
+//   - history_setups: how many versions each setup has (its
+//     history_versions rows, migration 0021), for the entity pages' links.
 //
 // An upload offers its runs' cells from memory (queueOfferHistory, in
 // indexNewRuns' batch) and counts them with its browse groups' deltas
@@ -56,7 +58,7 @@ func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs
 }
 
 // rebuildHistoryOf derives run id's setup and engine version in both
-// tables again from its runs: after the run was hidden, shown, derived
+// tables again from its runs, and the setup's count of versions: after the run was hidden, shown, derived
 // again, or before it is deleted. The pending counts are folded first, so
 // the ones of this version are not added again to its derived count. One
 // round trip. The caller holds lockBest, so every upload's deltas are
@@ -74,13 +76,14 @@ func rebuildHistoryOf(ctx context.Context, tx pgx.Tx, id string) error {
 	return nil
 }
 
-// rebuildAllHistory derives both tables again from every run, as migration
+// rebuildAllHistory derives the tables again from every run, as migration
 // 0016 filled them. The caller holds lockBest and has dropped the pending
 // counts (recountAll), which would otherwise be added again.
 func rebuildAllHistory(ctx context.Context, tx pgx.Tx) error {
-	for _, sql := range []string{`DELETE FROM history_cells`, `DELETE FROM history_versions`,
+	for _, sql := range []string{`DELETE FROM history_cells`, `DELETE FROM history_versions`, `DELETE FROM history_setups`,
 		`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(`true`),
-		`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(`true`)} {
+		`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(`true`),
+		`INSERT INTO history_setups ` + historySetupsColumns + historySetupsFrom(`history_versions`)} {
 		if _, err := tx.Exec(ctx, sql); err != nil {
 			return fmt.Errorf("rebuild history: %w", err)
 		}

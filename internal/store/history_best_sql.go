@@ -119,14 +119,45 @@ ORDER BY ` + historyCellsKey + historyCellsUpsert
 const historyOfRun = `(hardware_slug, engine_slug, model_slug, quantization_slug, engine_version) =
     (SELECT hardware_slug, engine_slug, model_slug, quantization_slug, engine_version FROM runs WHERE id = $1)`
 
+// setupOfRun picks the history_versions and history_setups rows of run
+// $1's setup: one range of either primary key.
+const setupOfRun = `(hardware_slug, engine_slug, model_slug, quantization_slug) =
+    (SELECT hardware_slug, engine_slug, model_slug, quantization_slug FROM runs WHERE id = $1)`
+
 // The statements of rebuildHistoryOf, in order: run $1's setup and
-// version derived again from its runs.
+// version derived again from its runs, then the setup's count of versions
+// from its history_versions rows (a row left alone when its count holds).
 var rebuildHistoryOfSQL = [...]string{
 	`DELETE FROM history_cells WHERE ` + historyOfRun,
 	`INSERT INTO history_cells ` + historyCellsColumns + historyCellsFrom(historyOfRun),
 	`DELETE FROM history_versions WHERE ` + historyOfRun,
 	`INSERT INTO history_versions ` + historyVersionsColumns + historyVersionsFrom(historyOfRun),
+	`INSERT INTO history_setups AS s ` + historySetupsColumns + `
+` + historySetupsFrom(`history_versions WHERE `+setupOfRun) + `
+ON CONFLICT (` + historySetupsKey + `) DO UPDATE SET versions = excluded.versions WHERE s.versions <> excluded.versions`,
+	`DELETE FROM history_setups s WHERE ` + setupOfRun + ` AND NOT EXISTS (SELECT FROM history_versions WHERE ` + setupOfRun + `)`,
 }
+
+// historySetupsKey is history_setups' primary key (migration 0021): a
+// setup; historySetupsColumns is its columns.
+const (
+	historySetupsKey     = `hardware_slug, engine_slug, model_slug, quantization_slug`
+	historySetupsColumns = `(` + historySetupsKey + `, model_base_slug, versions)`
+)
+
+// historySetupsFrom counts the versions of each setup among the
+// history_versions rows of rel (the table with a condition, or the rows an
+// insert returned), as history_setups rows in key order: the order in
+// which an upsert locks them.
+func historySetupsFrom(rel string) string {
+	return `SELECT ` + historySetupsKey + `, min(model_base_slug), count(*) FROM ` + rel + `
+    GROUP BY ` + historySetupsKey + ` ORDER BY ` + historySetupsKey
+}
+
+// historySetupsAdd ends an insert into history_setups AS s of
+// historySetupsFrom's rows: a setup's new versions add to its count.
+const historySetupsAdd = `
+    ON CONFLICT (` + historySetupsKey + `) DO UPDATE SET versions = s.versions + excluded.versions`
 
 // historySQL is each engine version's best valid total tok/s at one cell
 // ($5 × $6) of a setup ($1–$4): one range of history_cells' key, or of
@@ -165,19 +196,13 @@ GROUP BY v.quantization_slug ORDER BY sum(v.runs) DESC, v.quantization_slug`
 var setupVersionsSQL = `SELECT DISTINCT v.engine_version FROM ` + historySetupVersions + ` AS v`
 
 // setupsWithHistorySQL is the setups whose column col (historyKindColumn)
-// is $1, with more than one engine version, most versions first, $2 of them.
-// A version counts when its runs, folded and pending, add up to more than
-// none.
+// is $1, with more than one engine version, most versions first, $2 of
+// them: the first rows of one range of the kind's index of history_setups
+// (migration 0021), whose order is the links' own.
 func setupsWithHistorySQL(col string) string {
 	return `
-SELECT v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, count(*)
-FROM (SELECT ` + historyVersionsKey + ` FROM (
-        SELECT ` + historyVersionsKey + `, runs FROM history_versions WHERE ` + col + ` = $1
-        UNION ALL
-        SELECT ` + historyVersionsKey + `, history_runs FROM browse_count_deltas WHERE ` + col + ` = $1 AND history_runs <> 0) AS c
-    GROUP BY ` + historyVersionsKey + ` HAVING sum(runs) > 0) AS v
-GROUP BY v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug
-HAVING count(*) > 1
-ORDER BY count(*) DESC, v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug
+SELECT model_slug, hardware_slug, engine_slug, quantization_slug, versions FROM history_setups
+WHERE ` + col + ` = $1 AND versions > 1
+ORDER BY versions DESC, model_slug, hardware_slug, engine_slug, quantization_slug
 LIMIT $2`
 }

@@ -98,12 +98,14 @@ func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 	if got := mustQueryInt(t, dbURL, `SELECT count(*) FROM browse_count_deltas`); got != 0 {
 		t.Errorf("%d deltas left after the fold", got)
 	}
-	kept := dumpTable(t, dbURL, "history_versions")
+	kept := [][]string{dumpTable(t, dbURL, "history_versions"), dumpTable(t, dbURL, "history_setups")}
 	if err := store.RebuildAllBest(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if rebuilt := dumpTable(t, dbURL, "history_versions"); !slices.Equal(kept, rebuilt) {
-		t.Errorf("history_versions kept:\n%v\nrebuilt:\n%v", kept, rebuilt)
+	for i, table := range []string{"history_versions", "history_setups"} {
+		if rebuilt := dumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
+			t.Errorf("%s kept:\n%v\nrebuilt:\n%v", table, kept[i], rebuilt)
+		}
 	}
 }
 

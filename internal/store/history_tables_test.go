@@ -188,11 +188,17 @@ func TestHistoryTablesMatchRuns(t *testing.T) {
 	deriveFailedAndFlagged(t, s, ids[:2])
 	check("two derived again")
 
-	before := []string{strings.Join(dumpTable(t, dbURL, "history_cells"), "\n"), strings.Join(dumpTable(t, dbURL, "history_versions"), "\n")}
+	kept := func() (tables []string) {
+		for _, table := range []string{"history_cells", "history_versions", "history_setups"} {
+			tables = append(tables, strings.Join(dumpTable(t, dbURL, table), "\n"))
+		}
+		return tables
+	}
+	before := kept()
 	if err := s.RebuildBrowse(ctx); err != nil {
 		t.Fatal(err)
 	}
-	after := []string{strings.Join(dumpTable(t, dbURL, "history_cells"), "\n"), strings.Join(dumpTable(t, dbURL, "history_versions"), "\n")}
+	after := kept()
 	if !slices.Equal(before, after) {
 		t.Errorf("the kept tables differ from a rebuild from every run:\nkept:\n%s\nrebuilt:\n%s", before, after)
 	}

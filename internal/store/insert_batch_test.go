@@ -70,7 +70,7 @@ func TestInsertRunsMatchesInsertRun(t *testing.T) {
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
 		"identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
-		"history_cells", "history_versions"} {
+		"history_cells", "history_versions", "history_setups"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
 		if len(a) < 4 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
