@@ -28,22 +28,7 @@ func TestCountsExactUnderConcurrentUploads(t *testing.T) {
 	s := openWide(t, dbURL, writers+2)
 	ctx := context.Background()
 	var started, done atomic.Int64
-	stop := make(chan struct{})
-	folded := make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				folded <- nil
-				return
-			default:
-			}
-			if _, err := s.FoldCounts(ctx); err != nil {
-				folded <- err
-				return
-			}
-		}
-	}()
+	stopFolding := foldOverAndOver(ctx, s)
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Go(func() {
@@ -64,8 +49,7 @@ func TestCountsExactUnderConcurrentUploads(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(stop)
-	if err := <-folded; err != nil {
+	if err := stopFolding(); err != nil {
 		t.Fatal(err)
 	}
 	wantIdentityCounts(t, s, "all stored", map[string]int64{"rtx-4090-24gb": writers * each}, writers*each)
@@ -139,5 +123,30 @@ ANALYZE identity_runs, engine_version_runs, browse_count_deltas`); err != nil {
 		if strings.Contains(plan, "rows=2000") || strings.Contains(plan, "Rows Removed by Filter: 2000") {
 			t.Errorf("the plan reads a row per group:\n%s", plan)
 		}
+	}
+}
+
+// foldOverAndOver folds s's counts again and again until the function it
+// returns is called, which waits for the last fold and returns the first
+// error, if any.
+func foldOverAndOver(ctx context.Context, s *store.Store) (stop func() error) {
+	quit, folded := make(chan struct{}), make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-quit:
+				folded <- nil
+				return
+			default:
+			}
+			if _, err := s.FoldCounts(ctx); err != nil {
+				folded <- err
+				return
+			}
+		}
+	}()
+	return func() error {
+		close(quit)
+		return <-folded
 	}
 }

@@ -160,21 +160,7 @@ func TestHistorySetupsUnderConcurrentUploads(t *testing.T) {
 	s := openWide(t, dbURL, writers+3)
 	ctx := context.Background()
 	conn := rawConn(t, dbURL)
-	stop, folded := make(chan struct{}), make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				folded <- nil
-				return
-			default:
-			}
-			if _, err := s.FoldCounts(ctx); err != nil {
-				folded <- err
-				return
-			}
-		}
-	}()
+	stopFolding := foldOverAndOver(ctx, s)
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Go(func() {
@@ -197,8 +183,7 @@ func TestHistorySetupsUnderConcurrentUploads(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(stop)
-	if err := <-folded; err != nil {
+	if err := stopFolding(); err != nil {
 		t.Fatal(err)
 	}
 	setups, err := s.SetupsWithHistory(ctx, store.KindHardware, "rtx-4090-24gb", 10)
