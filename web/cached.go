@@ -208,7 +208,7 @@ func (rc *recorder) replay(w http.ResponseWriter) {
 // gets anyway, to send again with the cached body, and (as nil values)
 // what it removed of them; ok is false when the
 // handler set a cookie, which no other reader may receive, or said the
-// answer is not to be stored (notKept).
+// answer is not to be stored (keptIf).
 func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 	h = http.Header{}
 	for k, v := range rc.header {
