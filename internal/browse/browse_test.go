@@ -149,6 +149,24 @@ func TestFilters(t *testing.T) {
 	}
 }
 
+// A filter value no choice has (a typed link, a model no run names any
+// more) stays selected in the form, said to match no run, so the form
+// shows what emptied the list; values that are choices add nothing.
+func TestFiltersKeepAValueWithoutRuns(t *testing.T) {
+	l := localizer(t, "en")
+	f := Filters(l, "/runs", store.RunFilter{Model: "no-such-model", Hardware: "rtx-4090-24gb"}, choices())
+	if got := options(t, f, "model"); got !=
+		"=All qwen3-8b=Qwen3-8B (all variants) qwen-qwen3-8b=Qwen/Qwen3-8B qwen-qwen3-8b-fp8=Qwen/Qwen3-8B-FP8 *no-such-model=no-such-model (no runs)" {
+		t.Errorf("model options = %s", got)
+	}
+	if got := options(t, f, "hardware"); got != "=All *rtx-4090-24gb=RTX 4090 24GB" {
+		t.Errorf("hardware options = %s", got)
+	}
+	if got := options(t, f, "engine"); got != "=All" {
+		t.Errorf("engine options with no value = %s", got)
+	}
+}
+
 func TestRunsPage(t *testing.T) {
 	l := localizer(t, "en")
 	u, _ := url.Parse("/runs?model=qwen3-8b&sort=peak&after=OLD")

@@ -35,13 +35,17 @@ func ChoiceKinds() []string {
 }
 
 // Filters is the filter form of a page posting to action: every choice of
-// each filter ("all" first), the ones of f selected.
+// each filter ("all" first), the ones of f selected. A value of f that no
+// choice has (a slug no run names, from a typed or stale link) is offered
+// too, selected and said to match no run: the form shows the filter that
+// emptied the list rather than "all" above an empty list.
 func Filters(l *i18n.Localizer, action string, f store.RunFilter, choices Choices) FilterForm {
 	form := FilterForm{Action: action, EngineVersion: f.EngineVersion, ClearHref: action}
 	for _, p := range filterParams {
 		sel := Select{Name: p.param, Label: l.T("browse.filter."+p.param, nil),
 			Options: []Option{{Value: "", Label: l.T("browse.filter.all", nil)}}}
 		current := filterValue(f, p.param)
+		found := current == ""
 		for _, kind := range p.kinds {
 			for _, id := range choices[kind] {
 				label := id.Name
@@ -49,7 +53,12 @@ func Filters(l *i18n.Localizer, action string, f store.RunFilter, choices Choice
 					label = l.T("browse.filter.all_variants", map[string]any{"Name": id.Name})
 				}
 				sel.Options = append(sel.Options, Option{Value: id.Slug, Label: label, Selected: id.Slug == current})
+				found = found || id.Slug == current
 			}
+		}
+		if !found {
+			sel.Options = append(sel.Options, Option{Value: current, Selected: true,
+				Label: l.T("browse.filter.no_runs", map[string]any{"Value": current})})
 		}
 		form.Selects = append(form.Selects, sel)
 	}
