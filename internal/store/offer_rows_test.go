@@ -70,7 +70,7 @@ func TestLargeRunsMatchBulk(t *testing.T) {
 	if err := b.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"decode_cells", "prefill_rows", "best_cells", "version_best_cells"} {
+	for _, table := range []string{"decode_cells", "prefill_rows", "best_cells", "version_best_cells", "submitter_best_cells"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
 		if len(a) < 200 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
