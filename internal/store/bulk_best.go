@@ -136,6 +136,9 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 			}
 		}
 		for i, t := range bestTables {
+			if len(b.best[i]) == 0 { // submitterBests: a load takes no proven submitter
+				continue
+			}
 			if err := b.offerBest(ctx, tx, t, b.best[i]); err != nil {
 				return Change{}, fmt.Errorf("%s: %w", t.name, err)
 			}

@@ -81,7 +81,15 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
-		if len(a) < 4 {
+		// The bulk load takes no proven submitter (CopyRuns refuses
+		// them), so it leaves submitter_best_cells empty, as InsertRun
+		// does for the same runs: equal, and empty.
+		switch {
+		case table == "submitter_best_cells":
+			if len(a) != 0 {
+				t.Errorf("%s: %d rows of runs without a proven submitter", table, len(a))
+			}
+		case len(a) < 4:
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
 		}
 		if !slices.Equal(a, b) {

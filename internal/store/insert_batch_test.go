@@ -20,6 +20,8 @@ import (
 func batchFixture() []store.NewRun {
 	var out []store.NewRun
 	for s := range demo.Generate(11, 60) {
+		// Some with a proven submitter, whose cells rank per submitter too.
+		s.Run.SubmitterVerified = len(out)%3 == 0
 		out = append(out, store.NewRun{Run: s.Run, DedupeKey: s.Key, Source: s.Source})
 	}
 	for i, v := range []float64{50, 60, 60, 40} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/golang-migrate/migrate/v4"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
@@ -319,6 +320,72 @@ func TestConcurrentSubmittersOneGroup(t *testing.T) {
 			}
 			if want := strings.Join(lines, " | "); got != want {
 				t.Errorf("%s's %s board:\nfrom the table: %s\nranked from the runs' cells: %s", sub, metric, got, want)
+			}
+		}
+	}
+}
+
+// TestSubmitterBoardReadsItsIndex plans the boards filtered by a
+// submitter, alone, with a group filter and with the flagged runs, as
+// PostgreSQL keeps them for every later call (the generic plan) with
+// sequential scans priced out, as a large table prices them, and wants
+// each to read submitter_best_cells by its board index: not the runs'
+// cells, whose read grew with the submitter's runs, nor the table whole.
+func TestSubmitterBoardReadsItsIndex(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	rec := &recorder{on: true}
+	s, err := store.OpenTraced(ctx, dbURL, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	conn := rawConn(t, dbURL)
+	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range []store.RunFilter{{Submitter: "alice"}, {Submitter: "alice", Hardware: "rtx-4090-24gb"}} {
+		for _, flagged := range []bool{false, true} {
+			lq := store.LeaderQuery{Metric: store.MetricTotal, Context: 32768, Concurrency: 8, Filter: f,
+				IncludeFlagged: flagged, Limit: 50}
+			rec.mu.Lock()
+			rec.queries = nil
+			rec.mu.Unlock()
+			if _, err := s.Leaderboard(ctx, lq); err != nil {
+				t.Fatal(err)
+			}
+			var boards []pgx.TraceQueryStartData
+			rec.mu.Lock()
+			for _, q := range rec.queries {
+				if strings.Contains(q.SQL, "ORDER BY b.sort_value") {
+					boards = append(boards, q)
+				}
+			}
+			rec.mu.Unlock()
+			if len(boards) != 1 {
+				t.Fatalf("%+v: %d boards asked for, want 1", lq, len(boards))
+			}
+			board := boards[0]
+			name := fmt.Sprintf("submitter_board_%d_%v", i, flagged)
+			if _, err := conn.Exec(ctx, "PREPARE "+name+" AS "+board.SQL); err != nil {
+				t.Fatalf("%v\n%s", err, board.SQL)
+			}
+			rows, _ := conn.Query(ctx, "EXPLAIN EXECUTE "+name+"("+literals(t, board.Args)+")")
+			lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := strings.Join(lines, "\n")
+			if !strings.Contains(plan, "submitter_best_cells_board_idx") {
+				t.Errorf("%+v: the plan does not read submitter_best_cells_board_idx:\n%s\nof\n%s", lq, plan, board.SQL)
+			}
+			// Only the flagged runs' own cells may be read, found by the
+			// partial index on runs and each by decode_cells' key.
+			if !flagged && strings.Contains(plan, "decode_cells") {
+				t.Errorf("%+v: the plan reads the runs' cells:\n%s", lq, plan)
 			}
 		}
 	}
