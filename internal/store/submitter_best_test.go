@@ -86,8 +86,38 @@ func checkSubmitterBoards(t *testing.T, s *store.Store, step string) {
 	if bad > 0 {
 		t.Errorf("%s: %d of %d boards differ", step, bad, len(qs))
 	}
+	checkSubmitterBestAt(t, s, step)
 	if filled < len(qs)/3 {
 		t.Errorf("%s: %d of %d boards have a row; the fixture should fill more", step, filled, len(qs))
+	}
+}
+
+// checkSubmitterBestAt wants each submitter's best at each point, as its
+// page shows it (BestAt), to be the first place of its valid total tok/s
+// board ranked from the runs' own cells.
+func checkSubmitterBestAt(t *testing.T, s *store.Store, step string) {
+	t.Helper()
+	ctx := context.Background()
+	points := []store.GridPoint{{Context: 0, Concurrency: 1}, {Context: 8192, Concurrency: 4}}
+	for _, sub := range submitterSlugs {
+		best, err := s.BestAt(ctx, store.KindSubmitter, sub, points)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range points {
+			rows, err := s.LiveLeaderboard(ctx, store.LeaderQuery{Context: p.Context, Concurrency: p.Concurrency,
+				Metric: store.MetricTotal, Filter: store.RunFilter{Submitter: sub}, Limit: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := best[p]
+			switch {
+			case len(rows) == 0 && ok:
+				t.Errorf("%s: %s's best at %v is %+v; no run of theirs ranks there", step, sub, p, got)
+			case len(rows) == 1 && fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", rows[0]):
+				t.Errorf("%s: %s's best at %v is %+v, want %+v", step, sub, p, got, rows[0])
+			}
+		}
 	}
 }
 
