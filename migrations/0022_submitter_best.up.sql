@@ -29,13 +29,18 @@ CREATE TABLE submitter_best_cells (
     PRIMARY KEY (model_slug, hardware_slug, engine_slug, quantization_slug, demo, submitter_slug,
         context, concurrency, metric, status)
 ) WITH (fillfactor = 80);
--- A submitter's board at a point is one range of this: the submitter's
--- groups' bests, to sort. Not in rank order, for version_best_cells'
--- reason: no index has the columns an upload that takes a best changes,
--- so that update is a heap-only tuple (room kept for it by the fillfactor)
--- that writes no index entry.
+-- A submitter's board at a point is the first rows of one range of this,
+-- in the board's order: 0.13 ms for the submitter of 125,438 of a million
+-- demo runs, whose range at a point holds some 3,000 groups' bests. Unlike
+-- version_best_cells' board index, it holds the rank columns, so an upload
+-- that takes a best writes an entry here and in the key (no heap-only
+-- update): without them that board read and sorted the whole range, 8 ms,
+-- and the board page took 1.6-2.5 times as long as at a thousand runs,
+-- the submitter's page (a best per point) 4.7 times; with them an upload
+-- that names a submitter cost about 0.05 ms more of its backend's CPU,
+-- within the noise (docs/performance.md). Only such uploads pay it.
 CREATE INDEX submitter_best_cells_board_idx ON submitter_best_cells
-    (submitter_slug, context, concurrency, metric, status);
+    (submitter_slug, context, concurrency, metric, status, sort_value, uploaded_at, run_id);
 
 -- A run's rows go with it (migration 0019's triggers, now with this
 -- table), found by its group and submitter, the primary key's prefix.
