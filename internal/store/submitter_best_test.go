@@ -61,19 +61,9 @@ func submitterQueries() []store.LeaderQuery {
 // enough of them to have rows for the comparison to mean something.
 func checkSubmitterBoards(t *testing.T, s *store.Store, step string) {
 	t.Helper()
-	ctx := context.Background()
 	bad, filled, qs := 0, 0, submitterQueries()
 	for _, q := range qs {
-		got := boardLines(t, s, q)
-		rows, err := s.LiveLeaderboard(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for _, r := range rows {
-			lines = append(lines, fmt.Sprintf("%+v", r))
-		}
-		want := strings.Join(lines, " | ")
+		got, want := boardLines(t, s, q), liveLines(t, s, q)
 		if want != "" {
 			filled++
 		}
@@ -90,6 +80,21 @@ func checkSubmitterBoards(t *testing.T, s *store.Store, step string) {
 	if filled < len(qs)/3 {
 		t.Errorf("%s: %d of %d boards have a row; the fixture should fill more", step, filled, len(qs))
 	}
+}
+
+// liveLines is q's board ranked from the runs' own cells, as boardLines
+// writes it.
+func liveLines(t *testing.T, s *store.Store, q store.LeaderQuery) string {
+	t.Helper()
+	rows, err := s.LiveLeaderboard(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, fmt.Sprintf("%+v", r))
+	}
+	return strings.Join(lines, " | ")
 }
 
 // checkSubmitterBestAt wants each submitter's best at each point, as its
@@ -336,19 +341,11 @@ func TestConcurrentSubmittersOneGroup(t *testing.T) {
 	for _, sub := range []string{"okafor", "lind"} {
 		for _, metric := range store.Metrics {
 			q := store.LeaderQuery{Concurrency: 1, Metric: metric, Limit: 10, Filter: store.RunFilter{Submitter: sub}}
-			got := boardLines(t, s, q)
-			rows, err := s.LiveLeaderboard(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rows) == 0 {
+			got, want := boardLines(t, s, q), liveLines(t, s, q)
+			if want == "" {
 				t.Errorf("%s's %s board is empty", sub, metric)
 			}
-			var lines []string
-			for _, r := range rows {
-				lines = append(lines, fmt.Sprintf("%+v", r))
-			}
-			if want := strings.Join(lines, " | "); got != want {
+			if got != want {
 				t.Errorf("%s's %s board:\nfrom the table: %s\nranked from the runs' cells: %s", sub, metric, got, want)
 			}
 		}
