@@ -24,6 +24,13 @@
 # then kept; scratch databases are dropped on exit, with the server it
 # started. Every request is bounded by MAX_TIME seconds (30). Needs psql
 # and curl. A benchmark: nothing asserts the ratios.
+#
+# SUBMITTER names a submitter whose board (/leaderboard?submitter=…) and
+# page (/submitters/…) are asked too; without it, the first submitter the
+# small site's /runs links to, if any. The demo load names no proven
+# submitter, so with demo databases make one on both first (docs/performance.md,
+# "Boards by submitter from a table of bests"). PAGES, when set, is the
+# pages to ask instead of every kind (space-separated paths).
 set -eu
 
 SM=${SM:-/tmp/sm}
@@ -100,6 +107,9 @@ pages="/ /runs $runs_filtered $runs_next /runs?sort=peak /leaderboard $board_fil
 /leaderboard?flagged=1 /leaderboard?version=0.32.0
 $hardware $engine $model $history $report /search?q=4090 /sitemap.xml /sitemap-en.xml
 /api/v1/runs /api/v1/hardware /api/v1/engines /api/v1/models"
+submitter=${SUBMITTER:-$(pick /runs /submitters/ | sed 's|^/submitters/||')}
+[ -z "$submitter" ] || pages="$pages /leaderboard?submitter=$submitter /submitters/$submitter"
+pages=${PAGES:-$pages}
 
 # ask ADDR DB PAGE: one uncached request's status and seconds. The reset
 # reaches the server on its listening connection within milliseconds; the

@@ -21,8 +21,9 @@ func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error
 
 // ClaimRun gives anonymous run id to the account when hash is its claim
 // cookie's and the run is less than ClaimWindow old: the run then shows the
-// account's handle, verified, and belongs to it (its page, my runs). Any
-// other case is ErrNotFound and changes nothing.
+// account's handle, verified, and belongs to it (its page, my runs, the
+// account's leaderboard). Any other case is ErrNotFound and changes
+// nothing.
 func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
 	defer wrap(&err, "ClaimRun(%q, %d)", id, accountID)
 	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
@@ -31,6 +32,17 @@ func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash [
 			return notFound(err)
 		}
 		sub := catalog.Submitter(handle)
+		// The lock order of browse_index.go: the identities row, then
+		// bestLock (the claim changes the run's submitter_slug, so it
+		// rebuilds its group's bests per submitter), then the runs row.
+		_, err := tx.Exec(ctx, `INSERT INTO identities (kind, slug, name) VALUES ('submitter', $1, $2) ON CONFLICT (kind, slug) DO NOTHING`,
+			sub.Slug, sub.Name)
+		if err != nil {
+			return err
+		}
+		if err := lockBest(ctx, tx); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `
 UPDATE runs SET submitter_id = $2, submitter = $3, submitter_verified = true, submitter_slug = $4,
     claim_hash = NULL, revision = revision + 1
@@ -40,10 +52,9 @@ WHERE id = $1 AND claim_hash = $5 AND submitter_id IS NULL AND NOT hidden
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return ErrNotFound
+			return ErrNotFound // the rollback takes the name back too
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO identities (kind, slug, name) VALUES ('submitter', $1, $2) ON CONFLICT (kind, slug) DO NOTHING`,
-			sub.Slug, sub.Name)
-		return err
+		// Only the submitter changed: the group's other bests stand.
+		return rebuildGroupBests(ctx, tx, id, submitterBests)
 	}))
 }

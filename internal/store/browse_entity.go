@@ -140,29 +140,28 @@ type GridPoint struct{ Context, Concurrency int }
 func (s *Store) BestAt(ctx context.Context, kind, slug string, points []GridPoint) (_ map[GridPoint]LeaderRow, err error) {
 	defer wrap(&err, "BestAt(%s, %q)", kind, slug)
 	out := make(map[GridPoint]LeaderRow, len(points))
-	var sql string
 	args := []any{slug, MetricTotal}
-	if col, ok := groupColumn[kind]; ok {
-		// The best row per point first, then the run and the names of the
-		// winners only: ranking every group's cell with its run and names
-		// (DISTINCT ON over a join) grew with the number of groups, 10×
-		// from 1k to 100k runs (docs/scale.md).
-		sql = `SELECT b.context, b.concurrency, ` + leaderColumns + `
+	table, col := groupBests.name, groupColumn[kind]
+	switch {
+	case kind == KindSubmitter:
+		// A submitter's runs do not form groups: their bests per group
+		// are kept apart (submitter_best_cells, one range of its board
+		// index per point), where ranking their own cells grew with them:
+		// 3.0 s at a million runs for a submitter of 125,438.
+		table, col = submitterBests.name, "submitter_slug"
+	case col == "":
+		return nil, fmt.Errorf("no bests by %s", kind)
+	}
+	// The best row per point first, then the run and the names of the
+	// winners only: ranking every group's cell with its run and names
+	// (DISTINCT ON over a join) grew with the number of groups, 10×
+	// from 1k to 100k runs (docs/scale.md).
+	sql := `SELECT b.context, b.concurrency, ` + leaderColumns + `
 FROM (VALUES %s) AS p (context, concurrency)
-CROSS JOIN LATERAL (SELECT * FROM best_cells b0
+CROSS JOIN LATERAL (SELECT * FROM ` + table + ` b0
     WHERE b0.` + col + ` = $1 AND b0.context = p.context AND b0.concurrency = p.concurrency
         AND b0.metric = $2 AND b0.status = 'valid'
     ORDER BY b0.sort_value, b0.uploaded_at, b0.run_id LIMIT 1) AS b` + leaderJoins
-	} else if kind == KindSubmitter {
-		// A submitter's runs do not form groups: rank their own cells.
-		sql = `SELECT DISTINCT ON (b.context, b.concurrency) b.context, b.concurrency, ` + leaderColumns + `
-FROM ` + fixLiveColumns(`(`+bestCellsSelect+` AND r.submitter_slug = $1 AND m.metric = $2 AND c.status = 'valid') AS x`) +
-			leaderJoins + `
-WHERE (b.context, b.concurrency) IN (%s)
-ORDER BY b.context, b.concurrency, ` + leaderOrder
-	} else {
-		return nil, fmt.Errorf("no bests by %s", kind)
-	}
 	var in []string
 	for _, p := range points {
 		args = append(args, p.Context, p.Concurrency)

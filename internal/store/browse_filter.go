@@ -20,7 +20,7 @@ type filterField struct {
 	// kept is the narrowest table of bests that has the column, so that
 	// a board filtered on it can read bests: best_cells for a column the
 	// runs of a browse group share, version_best_cells for the engine
-	// version, none (nil) for the submitter.
+	// version, submitter_best_cells for the submitter.
 	kept  *bestTable
 	value func(RunFilter) string
 }
@@ -33,23 +33,26 @@ var filterFields = []filterField{
 	{"engine_version", &versionBests, func(f RunFilter) string { return f.EngineVersion }},
 	{"hardware_slug", &groupBests, func(f RunFilter) string { return f.Hardware }},
 	{"quantization_slug", &groupBests, func(f RunFilter) string { return f.Quantization }},
-	{"submitter_slug", nil, func(f RunFilter) string { return f.Submitter }},
+	{"submitter_slug", &submitterBests, func(f RunFilter) string { return f.Submitter }},
 }
 
 // bests is the table of bests that answers a board filtered by f
-// (best_cells unless f sets the engine version; every table has the
-// model's columns), or false when none does: f sets the submitter, which
-// only the runs' own cells can answer.
+// (best_cells unless f sets the engine version or the submitter; every
+// table has the group's columns), or false when none does: f sets both
+// the engine version and the submitter. No table keeps a best per group,
+// version and submitter (it would cost every upload that names both a
+// third offer), so that rare board ranks the runs' own cells: a read that
+// grows with that submitter's runs of that version.
 func (f RunFilter) bests() (bestTable, bool) {
 	t := groupBests
 	for _, ff := range filterFields {
-		switch {
-		case ff.value(f) == "":
-		case ff.kept == nil:
-			return bestTable{}, false
-		case ff.kept.version:
-			t = *ff.kept
+		if ff.value(f) == "" || ff.kept.extra == "" {
+			continue
 		}
+		if t.extra != "" {
+			return bestTable{}, false
+		}
+		t = *ff.kept
 	}
 	return t, true
 }

@@ -15,7 +15,8 @@ import (
 // The browse index is what lists, the leaderboard and entity pages read
 // instead of scanning runs: each run's identity slugs and headline
 // numbers, the names of the slugs (identities), the best cell per group
-// (best_cells) and per group and engine version (version_best_cells), the
+// (best_cells), per group and engine version (version_best_cells) and
+// per group and submitter (submitter_best_cells), the
 // runs per identity combination (browse_groups) and per identity
 // (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it through indexNewRuns, alone (InsertRun) or in a
@@ -31,8 +32,8 @@ import (
 //  2. bulkLock, for a batch;
 //  3. identities rows, by (kind, slug): nameIdentitiesSQL;
 //  4. bestLock, shared;
-//  5. best_cells rows, then version_best_cells rows, each by key:
-//     bestTable.offerSQL;
+//  5. best_cells rows, then version_best_cells rows, then
+//     submitter_best_cells rows, each by key: bestTable.offerSQL;
 //  6. new browse_groups rows, by key, then new history_versions rows, by
 //     key, then the history_setups rows of those new versions' setups, by
 //     key: countRunsSQL (an existing row is not locked; the runs go to

@@ -77,16 +77,20 @@ const bestCellsColumnList = `context, concurrency, metric, status, model_slug, m
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
 
 // bestTable is a table of best cells kept current as runs come and go:
-// best_cells, the best per browse group (groupBests), or
+// best_cells, the best per browse group (groupBests);
 // version_best_cells, the best per group and engine version among the
 // runs that name one (versionBests, migration 0019), for a leaderboard
-// filtered by version. Both take the same offers, rebuilds and rule
-// (bestCellsSelect); the second has one more column and key column,
-// engine_version.
+// filtered by version; submitter_best_cells, the best per group and
+// submitter among the runs that name a proven one (submitterBests,
+// migration 0022), for a leaderboard filtered by submitter. All take the
+// same offers, rebuilds and rule (bestCellsSelect); the last two have one
+// more column and key column, extra, a column of runs.
 type bestTable struct {
 	name string
-	// version: the table keeps a best per engine version too.
-	version bool
+	// extra is the key column past best_cells' own ("" for best_cells),
+	// the runs column of the same name: a run whose value is empty has
+	// no row in the table.
+	extra string
 	// offer is offerSQL(), made once; offerOne is offerOneSQL(), what an
 	// upload sends every time, its offers read by subscript
 	// (offerOne.indexed) or by unnest (cellsInsert).
@@ -95,39 +99,41 @@ type bestTable struct {
 }
 
 var (
-	groupBests   = newBestTable("best_cells", false)
-	versionBests = newBestTable("version_best_cells", true)
+	groupBests     = newBestTable("best_cells", "")
+	versionBests   = newBestTable("version_best_cells", "engine_version")
+	submitterBests = newBestTable("submitter_best_cells", "submitter_slug")
 	// bestTables is every table of bests, in the lock order of
 	// browse_index.go.
-	bestTables = []bestTable{groupBests, versionBests}
+	bestTables = []bestTable{groupBests, versionBests, submitterBests}
 )
 
-func newBestTable(name string, version bool) bestTable {
-	t := bestTable{name: name, version: version}
+func newBestTable(name, extra string) bestTable {
+	t := bestTable{name: name, extra: extra}
 	t.offer = t.offerSQL()
 	t.offerOne = cellsInsert{unnest: t.offerOneSQL(false), indexed: t.offerOneSQL(true)}
 	return t
 }
 
-// extra is t's columns past best_cells' own, each after a comma.
-func (t bestTable) extra() string {
-	if t.version {
-		return ", engine_version"
+// extraList is t's columns past best_cells' own, each after a comma.
+func (t bestTable) extraList() string {
+	if t.extra != "" {
+		return ", " + t.extra
 	}
 	return ""
 }
 
 // key is t's key columns.
-func (t bestTable) key() string { return bestCellsKey + t.extra() }
+func (t bestTable) key() string { return bestCellsKey + t.extraList() }
 
 // columns is t's columns, in parentheses.
-func (t bestTable) columns() string { return `(` + bestCellsColumnList + t.extra() + `)` }
+func (t bestTable) columns() string { return `(` + bestCellsColumnList + t.extraList() + `)` }
 
-// cellsSelect is bestCellsSelect in t's columns: for versionBests, only
-// the runs that name a version, and their version last.
+// cellsSelect is bestCellsSelect in t's columns: for a table with an
+// extra column, only the runs whose value of it is not empty, and that
+// value last.
 func (t bestTable) cellsSelect() string {
-	if t.version {
-		return bestCellsSelectList + `, r.engine_version` + bestCellsFrom + ` AND NOT r.above_bound AND r.engine_version <> ''`
+	if t.extra != "" {
+		return bestCellsSelectList + `, r.` + t.extra + bestCellsFrom + ` AND NOT r.above_bound AND r.` + t.extra + ` <> ''`
 	}
 	return bestCellsSelect
 }
@@ -154,7 +160,7 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 
 // offerSQL offers cells to t, the best of the runs' cells per key
 // (offerCells), given as arrays by column of t.columns() ($1…$14, and $15
-// for the version; offerBestArgs): each takes the group's place when it
+// for the extra column; offerBestArgs): each takes the group's place when it
 // is better than the stored one. The upsert locks the rows it replaces,
 // in key order, so concurrent uploads to one group settle on the best of
 // them.
@@ -174,7 +180,7 @@ WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_val
 func (t bestTable) offerSQL() string {
 	arrays := `$1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
     $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[]`
-	if t.version {
+	if t.extra != "" {
 		arrays += `, $15::text[]`
 	}
 	key := strings.Split(t.key(), ", ")
@@ -190,7 +196,7 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 
 // offerOneSQL is offerSQL for the cells of one run, an upload's: what all
 // of them share (the group, the base model, the run's id and upload time,
-// the version) goes once, $7…$14 (and $15), and only what is each cell's
+// the extra column) goes once, $7…$14 (and $15), and only what is each cell's
 // own as arrays, $1…$6 (point, metric, status, sort value, value;
 // offerOneArgs). As arrays, eight of the fourteen columns were ~50 equal
 // elements each, encoded by the server and parsed by the backend at every
@@ -200,7 +206,7 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 func (t bestTable) offerOneSQL(indexed bool) string {
 	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
 		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
-		"demo": "$12::bool", "run_id": "$13::text", "uploaded_at": "$14::timestamptz", "engine_version": "$15::text"}
+		"demo": "$12::bool", "run_id": "$13::text", "uploaded_at": "$14::timestamptz", t.extra: "$15::text"}
 	value := func(col string) string {
 		if v, ok := shared[col]; ok {
 			return v
@@ -252,8 +258,8 @@ func (t bestTable) offerOneArgs(best map[bestKey]bestRow) []any {
 	}
 	k, v := offers[0].k, offers[0].v
 	args = append(args, k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded)
-	if t.version {
-		args = append(args, k.version)
+	if t.extra != "" {
+		args = append(args, k.extra)
 	}
 	return args
 }
@@ -265,7 +271,7 @@ func (t bestTable) offerBestArgs(best map[bestKey]bestRow) []any {
 		offers = append(offers, bestOffer{k, v})
 	}
 	columns := bestOfferColumns
-	if !t.version {
+	if t.extra == "" {
 		columns = columns[:len(columns)-1]
 	}
 	args := make([]any, len(columns))
@@ -281,8 +287,8 @@ type bestOffer struct {
 	v bestRow
 }
 
-// bestOfferColumns are t.offer's parameters $1…$15 (the last, the engine
-// version, for versionBests only), each an array read in place from the
+// bestOfferColumns are t.offer's parameters $1…$15 (the last, the extra
+// column's value, for a table that has one), each an array read in place from the
 // offers.
 var bestOfferColumns = []func([]bestOffer) any{
 	field(func(o *bestOffer) pgInt { return pgInt{&o.k.context} }),
@@ -299,7 +305,7 @@ var bestOfferColumns = []func([]bestOffer) any{
 	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.value} }),
 	field(func(o *bestOffer) pgText { return pgText{&o.v.runID} }),
 	field(func(o *bestOffer) pgTime { return pgTime{&o.v.uploaded} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.version} }),
+	field(func(o *bestOffer) pgText { return pgText{&o.k.extra} }),
 }
 
 // browseGroupKey is browse_groups' primary key.

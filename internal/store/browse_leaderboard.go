@@ -84,12 +84,19 @@ const leaderOrder = `b.sort_value, b.uploaded_at, b.run_id`
 // Leaderboard ranks the groups' best cells at one grid point: better value
 // first (higher tok/s, lower TTFT), ties to the earlier upload, then to the
 // smaller run id. Filters on the group's identities read the precomputed
-// best_cells, and a filter on the engine version version_best_cells (with
-// the few runs above the physical bound added when they are included); a
-// filter on submitter (which a group's runs do not share) ranks from the
-// matching runs' own cells instead.
+// best_cells, a filter on the engine version version_best_cells, and one
+// on the submitter submitter_best_cells (with the few runs above the
+// physical bound added when they are included); a filter on both the
+// version and the submitter (which a group's runs do not share) ranks from
+// the matching runs' own cells instead (RunFilter.bests).
 func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow, err error) {
 	defer wrap(&err, "Leaderboard(%+v)", lq)
+	return s.leaderboard(ctx, lq, false)
+}
+
+// leaderboard is Leaderboard, ranked from the runs' own cells whatever the
+// filter when live is set: what the tables of bests must equal.
+func (s *Store) leaderboard(ctx context.Context, lq LeaderQuery, live bool) (_ []LeaderRow, err error) {
 	if !validMetric(lq.Metric) {
 		return nil, fmt.Errorf("unknown metric %q", lq.Metric)
 	}
@@ -97,7 +104,7 @@ func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 	var from string
 	t, stored := lq.Filter.bests()
 	switch {
-	case !stored:
+	case live || !stored:
 		from, err = s.liveBests(ctx, &q, lq, "")
 	case lq.IncludeFlagged:
 		from, err = s.bestsWithFlagged(ctx, &q, lq, t)

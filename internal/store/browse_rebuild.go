@@ -48,23 +48,34 @@ func reindexRun(ctx context.Context, tx pgx.Tx, id string) error {
 // for the group of run id from every run of that group, and the run's
 // history rows (rebuildHistoryOf): after a run's cells change, or a run
 // leaves the lists. In version_best_cells every version of the group is
-// rebuilt, not only the run's: one range of its key either way.
+// rebuilt, not only the run's, and in submitter_best_cells every
+// submitter: one range of its key either way.
 // The caller holds lockBest.
 func rebuildGroup(ctx context.Context, tx pgx.Tx, id string) error {
+	if err := rebuildGroupBests(ctx, tx, id, bestTables...); err != nil {
+		return err
+	}
+	return rebuildHistoryOf(ctx, tx, id)
+}
+
+// rebuildGroupBests recomputes the bests of tables for the group of run
+// id from every run of that group, in one round trip. The caller holds
+// lockBest.
+func rebuildGroupBests(ctx context.Context, tx pgx.Tx, id string, tables ...bestTable) error {
 	const (
 		groupOf = `(SELECT model_slug, hardware_slug, engine_slug, quantization_slug, demo FROM runs WHERE id = $1)`
 		group   = `(model_slug, hardware_slug, engine_slug, quantization_slug, demo) = ` + groupOf
 		runs    = `(r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ` + groupOf
 	)
 	b := &pgx.Batch{}
-	for _, t := range bestTables {
+	for _, t := range tables {
 		b.Queue(`DELETE FROM `+t.name+` WHERE `+group, id)
 		b.Queue(t.rebuildSQL(runs), id)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("rebuild group: %w", err)
 	}
-	return rebuildHistoryOf(ctx, tx, id)
+	return nil
 }
 
 // rebuildAllBest recomputes the tables of bests, the run counts and the

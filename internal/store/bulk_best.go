@@ -13,14 +13,15 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// bestKey is a table of bests' primary key (bestTable.key): version is
+// bestKey is a table of bests' primary key (bestTable.key): extra is the
+// value of the table's extra column (the engine version, the submitter),
 // empty in best_cells' keys.
 type bestKey struct {
 	context, concurrency                  int
 	metric, status                        string
 	model, hardware, engine, quantization string
 	demo                                  bool
-	version                               string
+	extra                                 string
 }
 
 // bestRow is the rest of a best_cells row.
@@ -68,7 +69,8 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 // cells of fresh run r (stored under id at uploaded) that beat the best
 // kept so far: bestTable.cellsSelect's rule in Go (a fresh run is not
 // hidden; quick runs and runs above the bound never rank; versionBests
-// keeps runs that name a version).
+// keeps runs that name a version, submitterBests those that name a proven
+// submitter).
 func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
@@ -91,10 +93,8 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
 			for j, t := range bestTables {
-				if t.version {
-					if k.version = r.Engine.Version; k.version == "" {
-						continue
-					}
+				if k.extra = t.extraOf(r, ids[4].Slug); t.extra != "" && k.extra == "" {
+					continue
 				}
 				if old, ok := best[j][k]; !ok || row.better(old) {
 					best[j][k] = row
@@ -102,6 +102,18 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 			}
 		}
 	}
+}
+
+// extraOf is the value of t's extra column for fresh run r, whose
+// submitter slug is submitter (runIdentities): what the runs row holds.
+func (t bestTable) extraOf(r *run.Run, submitter string) string {
+	switch t.extra {
+	case "engine_version":
+		return r.Engine.Version
+	case "submitter_slug":
+		return submitter
+	}
+	return ""
 }
 
 // Finish offers the best cells and group counts of the runs copied since
@@ -124,6 +136,9 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 			}
 		}
 		for i, t := range bestTables {
+			if len(b.best[i]) == 0 { // submitterBests: a load takes no proven submitter
+				continue
+			}
 			if err := b.offerBest(ctx, tx, t, b.best[i]); err != nil {
 				return Change{}, fmt.Errorf("%s: %w", t.name, err)
 			}
@@ -166,8 +181,8 @@ func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx, t bestTable, best map[b
 	for k, v := range best {
 		row := []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
 			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded}
-		if t.version {
-			row = append(row, k.version)
+		if t.extra != "" {
+			row = append(row, k.extra)
 		}
 		rows = append(rows, row)
 	}

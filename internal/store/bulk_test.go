@@ -78,10 +78,18 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 		t.Errorf("CopyRuns left run 0 with id %q revision %d, want %q 1", runs[0].Run.ID, runs[0].Run.Revision, want[0].ID)
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
-		"identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
+		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
-		if len(a) < 4 {
+		// The bulk load takes no proven submitter (CopyRuns refuses
+		// them), so it leaves submitter_best_cells empty, as InsertRun
+		// does for the same runs: equal, and empty.
+		switch {
+		case table == "submitter_best_cells":
+			if len(a) != 0 {
+				t.Errorf("%s: %d rows of runs without a proven submitter", table, len(a))
+			}
+		case len(a) < 4:
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
 		}
 		if !slices.Equal(a, b) {
@@ -139,7 +147,7 @@ func TestBulkOnStoredRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare := func(when string) {
-		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs",
+		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs",
 			"engine_version_runs", "history_cells", "history_versions", "history_setups"} {
 			if a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table); !slices.Equal(a, b) {
 				t.Errorf("%s: %s differs: %d rows one by one, %d in bulk; first missing: %v",

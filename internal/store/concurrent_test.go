@@ -161,7 +161,7 @@ func TestRebuildsDuringUploads(t *testing.T) {
 	for _, err := range errs {
 		t.Error(err)
 	}
-	tables := []string{"best_cells", "version_best_cells", "browse_groups", "identity_runs", "engine_version_runs"}
+	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs"}
 	var kept [][]string
 	for _, table := range tables {
 		kept = append(kept, dumpTable(t, dbURL, table))

@@ -67,13 +67,14 @@ func IndexSQL(one bool) map[string]string {
 	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
 	if !one {
 		return map[string]string{sh.setIdentitiesSQL(): set, groupBests.offer: offer, versionBests.offer: offer + `, '{v}'`,
-			sh.countRunsSQL(): ids + ", 1"}
+			submitterBests.offer: offer + `, '{s}'`, sh.countRunsSQL(): ids + ", 1"}
 	}
 	// A run's offers, by subscript and by unnest (cellsInsert).
 	offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
 	return map[string]string{sh.setIdentitiesSQL(): set,
 		groupBests.offerOne.indexed: offer, versionBests.offerOne.indexed: offer + `, 'v'`,
 		groupBests.offerOne.unnest: offer, versionBests.offerOne.unnest: offer + `, 'v'`,
+		submitterBests.offerOne.indexed: offer + `, 's'`, submitterBests.offerOne.unnest: offer + `, 's'`,
 		sh.countRunsSQL(): ids + ", 1"}
 }
 
@@ -97,4 +98,10 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
 	{rebuildHistoryOfSQL[1], "runs_setup_", "'a'"},
 	{rebuildHistoryOfSQL[3], "runs_setup_", "'a'"},
+}
+
+// LiveLeaderboard is Leaderboard ranked from the runs' own cells whatever
+// the filter: what a board read from a table of bests must equal.
+func (s *Store) LiveLeaderboard(ctx context.Context, lq LeaderQuery) ([]LeaderRow, error) {
+	return s.leaderboard(ctx, lq, true)
 }

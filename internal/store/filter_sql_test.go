@@ -32,8 +32,8 @@ var everyFilter = store.RunFilter{Model: "vv-model", Hardware: "vv-hardware", En
 	EngineVersion: "vv-version", Quantization: "vv-quant", Submitter: "vv-submitter"}
 
 // TestFilterSQLIsStable calls the runs list and the leaderboard (each of
-// its forms: from best_cells, from version_best_cells, and from the runs'
-// own cells) many times with
+// its forms: from best_cells, from version_best_cells, from
+// submitter_best_cells, and from the runs' own cells) many times with
 // many filters set at once: each must send one SQL text, always the same,
 // so that PostgreSQL reuses one plan, with every value a placeholder.
 func TestFilterSQLIsStable(t *testing.T) {
@@ -50,6 +50,8 @@ func TestFilterSQLIsStable(t *testing.T) {
 	grouped.EngineVersion, grouped.Submitter = "", "" // a group's own identities: best_cells
 	versioned := everyFilter
 	versioned.Submitter = "" // and the version: version_best_cells
+	submitted := everyFilter
+	submitted.EngineVersion = "" // and the submitter: submitter_best_cells
 	calls := []struct {
 		name, marker string
 		columns      []string
@@ -68,6 +70,11 @@ func TestFilterSQLIsStable(t *testing.T) {
 		{"Leaderboard from version_best_cells", "FROM version_best_cells b", []string{"model_slug", "hardware_slug",
 			"engine_slug", "engine_version", "quantization_slug"}, func() error {
 			_, err := s.Leaderboard(ctx, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Filter: versioned, Limit: 10})
+			return err
+		}},
+		{"Leaderboard from submitter_best_cells", "FROM submitter_best_cells b", []string{"model_slug", "hardware_slug",
+			"engine_slug", "quantization_slug", "submitter_slug"}, func() error {
+			_, err := s.Leaderboard(ctx, store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1, Filter: submitted, Limit: 10})
 			return err
 		}},
 		{"Leaderboard from the runs' cells", "ORDER BY b.sort_value", []string{"model_slug", "hardware_slug",

@@ -20,6 +20,8 @@ import (
 func batchFixture() []store.NewRun {
 	var out []store.NewRun
 	for s := range demo.Generate(11, 60) {
+		// Some with a proven submitter, whose cells rank per submitter too.
+		s.Run.SubmitterVerified = len(out)%3 == 0
 		out = append(out, store.NewRun{Run: s.Run, DedupeKey: s.Key, Source: s.Source})
 	}
 	for i, v := range []float64{50, 60, 60, 40} {
@@ -69,7 +71,7 @@ func TestInsertRunsMatchesInsertRun(t *testing.T) {
 		t.Errorf("a duplicate in a batch got id %q; it was not stored", runs[7].Run.ID)
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
-		"identities", "best_cells", "version_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
+		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
 		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
 		if len(a) < 4 {

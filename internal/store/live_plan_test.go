@@ -13,8 +13,9 @@ import (
 )
 
 // TestLiveBoardsProbeCellsByRun plans, on an empty database, the boards
-// ranked from the runs' own cells (a submitter's, with and without the
-// runs above the bound, and the flagged runs added to a stored board) as
+// ranked from the runs' own cells (a submitter's of one engine version,
+// with and without the runs above the bound, and the flagged runs added to
+// a stored board) as
 // PostgreSQL keeps them for every later call (the generic plan), and wants
 // each matching run's cell found by decode_cells' key: no index on the
 // grid point is kept for them (migration 0020), and a plan that reads
@@ -32,7 +33,7 @@ func TestLiveBoardsProbeCellsByRun(t *testing.T) {
 	if _, err := conn.Exec(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
 		t.Fatal(err)
 	}
-	alice := store.RunFilter{Submitter: "alice"}
+	alice := store.RunFilter{Submitter: "alice", EngineVersion: "0.8.0"} // no table keeps both
 	boards := []store.LeaderQuery{
 		{Metric: store.MetricTotal, Context: 32768, Concurrency: 1, Filter: alice, Limit: 10},
 		{Metric: store.MetricTotal, Context: 32768, Concurrency: 1, Filter: alice, IncludeFlagged: true, Limit: 10},

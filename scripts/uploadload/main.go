@@ -9,7 +9,10 @@
 // with -new-identity-every N, every N consecutive copies also name a GPU,
 // engine version and model no run had before, so concurrent uploads race
 // to create the same identities. It prints the count of each status and
-// exits 1 when any answer was not 201. Loopback only.
+// exits 1 when any answer was not 201. Loopback only. With -token, every
+// upload carries that upload token (`speedmatrix token create HANDLE`), so
+// each names its account's proven submitter, as an upload by a client
+// with a token does; without it, uploads are anonymous.
 //
 // With -baseline it also stores the same kind of documents, parsed and
 // derived beforehand, by raw pgx inserts (store.Baseline: the run row and
@@ -40,6 +43,7 @@ type load struct {
 	doc     []byte
 	every   int
 	stamp   int64
+	token   string
 }
 
 // number is a number every llm-inference-bench document has, made unique per copy.
@@ -52,6 +56,7 @@ func main() {
 	file := flag.String("file", "internal/demo/runs/seed-rtx3060.bench.json", "the document to copy")
 	every := flag.Int("new-identity-every", 0, "name new identities every N copies (0: never)")
 	baseline := flag.Bool("baseline", false, "also measure raw pgx inserts of the same documents (DATABASE_URL)")
+	token := flag.String("token", "", "send every upload with this upload token (a proven submitter); empty: anonymous")
 	rounds := flag.Int("rounds", 2, "with -baseline: alternate baseline and API this many times, keep the best of each")
 	flag.Parse()
 	if u, err := url.Parse(*base); err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost") {
@@ -64,7 +69,8 @@ func main() {
 	if !number.Match(doc) {
 		fail("the document has no aggregate_tps to vary")
 	}
-	l := load{base: *base, clients: *clients, uploads: *uploads, doc: doc, every: *every, stamp: time.Now().UnixNano()}
+	l := load{base: *base, clients: *clients, uploads: *uploads, doc: doc, every: *every, stamp: time.Now().UnixNano(),
+		token: *token}
 	if !*baseline {
 		*rounds = 1
 	}
@@ -135,7 +141,7 @@ func (l load) api(round int) (float64, bool) {
 	var mu sync.Mutex
 	counts := map[string]int{}
 	elapsed := l.each(func(c, n int) {
-		status := post(l.base, l.copyOf(round, n), identity(l.stamp, round, n-c*l.uploads, l.every))
+		status := post(l.base, l.token, l.copyOf(round, n), identity(l.stamp, round, n-c*l.uploads, l.every))
 		mu.Lock()
 		counts[status]++
 		mu.Unlock()

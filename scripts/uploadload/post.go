@@ -8,9 +8,9 @@ import (
 	"net/http"
 )
 
-// post sends doc with fields as a multipart upload and returns "201" or
-// what came back instead.
-func post(base string, doc []byte, fields map[string]string) string {
+// post sends doc with fields as a multipart upload, with token as its
+// bearer token unless empty, and returns "201" or what came back instead.
+func post(base, token string, doc []byte, fields map[string]string) string {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	for k, v := range fields {
@@ -19,7 +19,15 @@ func post(base string, doc []byte, fields map[string]string) string {
 	part, _ := w.CreateFormFile("file", "benchmark_results.json")
 	part.Write(doc)
 	w.Close()
-	resp, err := http.Post(base+"/api/v1/runs", w.FormDataContentType(), &body)
+	req, err := http.NewRequest(http.MethodPost, base+"/api/v1/runs", &body)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return "error: " + err.Error()
 	}
