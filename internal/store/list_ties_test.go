@@ -15,7 +15,8 @@ import (
 // TestRunListsBreakTiesAlike stores runs uploaded in one microsecond and
 // wants every list of runs, newest first, to give them in descending id:
 // the home page's, /runs and a run's comparison candidates read one index
-// (runs_newest_idx) and must agree on the order within a tie.
+// (runs_newest_idx), the sitemap an index of its own read the same way, and
+// all must agree on the order within a tie.
 func TestRunListsBreakTiesAlike(t *testing.T) {
 	s, _ := dbtest.New(t)
 	ctx := context.Background()
@@ -23,7 +24,7 @@ func TestRunListsBreakTiesAlike(t *testing.T) {
 	var ids []string
 	for _, key := range []string{"tie-a", "tie-b", "tie-c", "tie-d", "tie-e"} {
 		r := fullRun()
-		r.UploadedAt = at
+		r.UploadedAt, r.Demo = at, false // the sitemap lists no demo run
 		ids = append(ids, mustInsertRun(t, s, r, key))
 	}
 	want := slices.Clone(ids)
@@ -51,6 +52,18 @@ func TestRunListsBreakTiesAlike(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("ListRuns(newest) = %v, want descending ids %v", got, want)
+	}
+
+	sitemap, err := s.SitemapRuns(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, r := range sitemap {
+		got = append(got, r.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("SitemapRuns = %v, want descending ids %v", got, want)
 	}
 
 	sameModel, sameHardware, err := s.CompareCandidates(ctx, want[0], 10)

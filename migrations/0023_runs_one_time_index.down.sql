@@ -1,1 +1,0 @@
-CREATE INDEX runs_uploaded_at_idx ON runs (uploaded_at DESC, id);
