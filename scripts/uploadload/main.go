@@ -9,7 +9,9 @@
 // with -new-identity-every N, every N consecutive copies also name a GPU,
 // engine version and model no run had before, so concurrent uploads race
 // to create the same identities. It prints the count of each status and
-// exits 1 when any answer was not 201. Loopback only.
+// exits 1 when any answer was not 201. Loopback only. Every request body
+// is built before the clock starts, and the tool's own CPU per upload while
+// timed is printed: it shares the machine with the server.
 //
 // With -baseline it also stores the same kind of documents, parsed and
 // derived beforehand, by raw pgx inserts (store.Baseline: the run row and
