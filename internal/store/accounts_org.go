@@ -99,7 +99,7 @@ WHERE i.org_id = $1 ORDER BY lower(s.handle)`, o.ID)
 }
 
 // orgRunsSQL lists the runs uploaded for an organisation with ListRecent's
-// columns.
+// columns and order.
 const orgRunsSQL = `
 SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb,
     r.engine_name, r.engine_version, r.engine_quantization, r.submitter, r.uploaded_at,
@@ -107,7 +107,7 @@ SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_v
      WHERE c.run_id = r.id AND c.status = 'valid') AS best_total_tps
 FROM runs r
 WHERE r.org_id = $1 AND NOT r.hidden
-ORDER BY r.uploaded_at DESC, r.id
+ORDER BY r.uploaded_at DESC, r.id DESC
 LIMIT $2`
 
 // CreateOrg makes the organisation slug, named name, with the account as

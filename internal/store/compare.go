@@ -36,7 +36,8 @@ func (s *Store) CompareCandidates(ctx context.Context, id string, limit int) (sa
 }
 
 // runHeaders lists runs whose column (a constant of this file, never
-// input) equals value, newest first, leaving out the run except.
+// input) equals value, newest first (ties in descending id, as every run
+// list), leaving out the run except.
 func (s *Store) runHeaders(ctx context.Context, column, value, except string, limit int) ([]*run.Run, error) {
 	rows, _ := s.public().Query(ctx, `
 SELECT id, uploaded_at, submitter, hardware_type, hardware_gpu_name, hardware_gpu_count,
@@ -44,7 +45,7 @@ SELECT id, uploaded_at, submitter, hardware_type, hardware_gpu_name, hardware_gp
     model_id, model_served_name, demo
 FROM runs
 WHERE `+column+` = $1 AND id <> $2
-ORDER BY uploaded_at DESC, id
+ORDER BY uploaded_at DESC, id DESC
 LIMIT $3`, value, except, limit)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (*run.Run, error) {
 		r := new(run.Run)

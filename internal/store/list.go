@@ -25,6 +25,8 @@ type RunSummary struct {
 }
 
 // ListRecent returns the newest runs, newest first, at most limit of them.
+// Runs of one microsecond come in descending id, as on /runs: one index,
+// runs_newest_idx read backward, serves both.
 func (s *Store) ListRecent(ctx context.Context, limit int) (_ []RunSummary, err error) {
 	defer wrap(&err, "ListRecent(%d)", limit)
 	rows, _ := s.public().Query(ctx, `
@@ -34,7 +36,7 @@ SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_v
      WHERE c.run_id = r.id AND c.status = 'valid') AS best_total_tps
 FROM runs r
 WHERE NOT r.hidden
-ORDER BY r.uploaded_at DESC, r.id
+ORDER BY r.uploaded_at DESC, r.id DESC
 LIMIT $1`, limit)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunSummary])
 	if err != nil {

@@ -31,9 +31,10 @@ func (s *Store) SitemapRuns(ctx context.Context, limit int) (_ []SitemapRun, err
 }
 
 // sitemapRunsSQL reads through runs_sitemap_idx, which holds only the runs
-// it lists: a site of demo runs has none to read.
+// it lists (a site of demo runs has none to read), backward: the index is
+// ascending, the cheaper order for inserts of new runs (migration 0023).
 const sitemapRunsSQL = `
 SELECT id, uploaded_at FROM runs
 WHERE NOT hidden AND NOT demo
-ORDER BY uploaded_at DESC, id
+ORDER BY uploaded_at DESC, id DESC
 LIMIT $1`

@@ -47,49 +47,74 @@ type shape struct {
 // decoder's own depth limit (see syntaxProblem). Keys are compared as
 // written: "a" and "\u0061" are not told apart.
 func CheckShape(data []byte) error {
-	sh := shape{data: data}
-	inString, escaped, strStart := false, false, 0
-	for i, b := range data {
-		var top *container
-		if len(sh.open) > 0 {
-			top = &sh.open[len(sh.open)-1]
-		}
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-				if top != nil && top.expectKey {
-					if err := sh.addKey(top, strStart+1, i); err != nil {
-						return err
-					}
+	// Room for the usual nesting and keys without growing: an upload's
+	// document is checked at every upload.
+	sh := shape{data: data, open: make([]container, 0, 16), keys: make([][2]int, 0, 64)}
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			end := stringEnd(data, i+1)
+			if end == len(data) { // cut short: the decoder's problem
+				return nil
+			}
+			if top := sh.top(); top != nil && top.expectKey {
+				if err := sh.addKey(top, i+1, end); err != nil {
+					return err
 				}
 			}
-		case b == '"':
-			inString, strStart = true, i
-		case b == '[':
+			i = end
+		case '[':
 			sh.open = append(sh.open, container{start: i, keysFrom: len(sh.keys)})
-		case b == '{':
+		case '{':
 			sh.open = append(sh.open, container{start: i, object: true, expectKey: true, keysFrom: len(sh.keys)})
-		case (b == ']' || b == '}') && top != nil:
-			sh.keys = sh.keys[:top.keysFrom]
-			sh.open = sh.open[:len(sh.open)-1]
-		case b == ',' && top != nil && top.object:
-			top.expectKey = true
-		case b == ',' && top != nil:
-			if top.items++; top.items >= MaxArrayItems {
-				// Just inside the array is its first item: the path names
-				// the array itself.
-				at := strings.TrimSuffix(PathAt(data, int64(top.start)+1), "[0]")
-				return problem.New(problem.TooLarge, at, "problem.array_long", map[string]any{"Max": MaxArrayItems})
+		case ']', '}':
+			if top := sh.top(); top != nil {
+				sh.keys = sh.keys[:top.keysFrom]
+				sh.open = sh.open[:len(sh.open)-1]
+			}
+		case ',':
+			top := sh.top()
+			switch {
+			case top == nil:
+			case top.object:
+				top.expectKey = true
+			default:
+				if top.items++; top.items >= MaxArrayItems {
+					// Just inside the array is its first item: the path
+					// names the array itself.
+					at := strings.TrimSuffix(PathAt(data, int64(top.start)+1), "[0]")
+					return problem.New(problem.TooLarge, at, "problem.array_long", map[string]any{"Max": MaxArrayItems})
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// top is the innermost open container, nil outside all.
+func (sh *shape) top() *container {
+	if len(sh.open) == 0 {
+		return nil
+	}
+	return &sh.open[len(sh.open)-1]
+}
+
+// stringEnd is the offset of the quote that ends the string whose first
+// byte is data[i], or len(data) when it does not end. Only a quote and a
+// backslash (which takes the next byte with it) matter inside a string,
+// so it steps over the rest without the scan's other cases.
+func stringEnd(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case '"':
+			return i
+		case '\\':
+			i += 2
+		default:
+			i++
+		}
+	}
+	return len(data)
 }
 
 // addKey records the key data[from:end] of object c, refusing it when c
