@@ -184,7 +184,7 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 		return nil
 	}
 	b := &pgx.Batch{}
-	queueIndexNewRuns(b, ids, runs, uploaded)
+	queueIndexNewRuns(b, ids, runs, uploaded, nil)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
@@ -192,8 +192,11 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 }
 
 // queueIndexNewRuns queues indexNewRuns' statements on b, in lock order,
-// for a caller that sends them with statements of its own.
-func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time) {
+// for a caller that sends them with statements of its own. An upload of
+// one run passes u, which leaves out the offers its Store's bounds say
+// cannot win (bestBounds) and keeps them to learn from after the commit;
+// with u nil (a batch, a restore) every offer goes.
+func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	_, names := identityArgs(runs)
 	which := any(ids)
 	if len(ids) == 1 {
@@ -210,7 +213,8 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 		switch {
 		case len(best[i]) == 0:
 		case len(ids) == 1:
-			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])...)
+			offers := oneRunOffers(best[i])
+			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
 		default:
 			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}

@@ -1,0 +1,253 @@
+package store_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
+)
+
+// boundRun is a seed-sized run of group g (of a few) with random numbers:
+// most of its offers lose to the bests stored before it, as in real use.
+func boundRun(rng *rand.Rand, g int) *run.Run {
+	r := roundRun(g%3, 0)
+	r.Engine.Version = fmt.Sprintf("0.%d.0", rng.IntN(2)) // two versions per group
+	for i := range r.Decode {
+		m := &r.Decode[i].Metrics
+		m.TotalTPS = f(50 + rng.Float64()*100)
+		m.PerRequestTPS = f(10 + rng.Float64()*50)
+		m.TTFTms = f(5 + rng.Float64()*50)
+	}
+	return r
+}
+
+// worseRun is r derived again with worse numbers: the bests it held get
+// worse, which only a rebuild may do.
+func worseRun(r *run.Run) *run.Run {
+	w := *r
+	w.Decode = slices.Clone(r.Decode)
+	for i := range w.Decode {
+		m := w.Decode[i].Metrics
+		m.TotalTPS, m.PerRequestTPS, m.TTFTms = f(*m.TotalTPS/4), f(*m.PerRequestTPS/4), f(*m.TTFTms*4)
+		w.Decode[i].Metrics = m
+	}
+	return &w
+}
+
+// checkBestsRebuilt wants every table of bests equal to its rebuild from
+// the runs.
+func checkBestsRebuilt(t *testing.T, s *store.Store, dbURL string) {
+	t.Helper()
+	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells"}
+	var kept [][]string
+	for _, table := range tables {
+		kept = append(kept, dumpTable(t, dbURL, table))
+	}
+	if err := store.RebuildAllBest(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	for i, table := range tables {
+		if rebuilt := dumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
+			t.Errorf("%s kept current (%d rows) differs from its rebuild (%d rows); first rebuilt row not kept: %s",
+				table, len(kept[i]), len(rebuilt), firstMissing(rebuilt, kept[i]))
+		}
+	}
+}
+
+// TestBoundsKeepBestsAcrossStores uploads random runs through two Stores
+// on one database while either hides runs or derives them again with
+// worse numbers, some of those between an upload's read of the epoch and
+// its offers: the bests must equal a rebuild from the runs, though the
+// Stores left out offers their bounds said could not win.
+func TestBoundsKeepBestsAcrossStores(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	stores := []*store.Store{openWide(t, dbURL, 2), openWide(t, dbURL, 2)}
+	rng := rand.New(rand.NewPCG(7, 11))
+	runs := map[string]*run.Run{} // visible runs by id
+	var ids []string
+	change := func(s *store.Store) {
+		if len(ids) == 0 {
+			return
+		}
+		i := rng.IntN(len(ids))
+		id := ids[i]
+		var err error
+		if rng.IntN(2) == 0 {
+			err = s.HideRun(ctx, id)
+			ids = slices.Delete(ids, i, i+1)
+		} else {
+			runs[id] = worseRun(runs[id])
+			err = s.ReplaceDerived(ctx, id, runs[id])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := range 160 {
+		a := rng.IntN(2)
+		s, other := stores[a], stores[1-a]
+		if rng.IntN(5) == 0 { // a rebuild by the other Store in the window
+			store.SetAfterEpochRead(s, func() { change(other) })
+		}
+		r := boundRun(rng, rng.IntN(3))
+		id, _, err := s.InsertRun(ctx, r, fmt.Sprintf("bound %d", n), nil)
+		store.SetAfterEpochRead(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id] = r
+		ids = append(ids, id)
+		if rng.IntN(8) == 0 {
+			change(stores[rng.IntN(2)])
+		}
+	}
+	if m := store.BoundsMarked(stores[0]) + store.BoundsMarked(stores[1]); m < 1000 {
+		t.Errorf("the bounds marked %d offers as unable to win; the test means most of them", m)
+	}
+	checkBestsRebuilt(t, stores[0], dbURL)
+}
+
+// TestBoundsRebuildInWindow has a best get worse, by a hide through
+// another Store, after an upload read the epoch and marked its offer as
+// unable to win: the offer statement must see the epoch moved and offer
+// it, and it takes the best.
+func TestBoundsRebuildInWindow(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	a, b := openWide(t, dbURL, 2), openWide(t, dbURL, 2)
+	cell := func(total float64, min int) *run.Run {
+		return cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 100, min)
+	}
+	best := mustInsertRun(t, a, cell(100, 1), "best")
+	mustInsertRun(t, a, cell(50, 2), "worse") // a learns: the best is at least 100
+	store.SetAfterEpochRead(a, func() {
+		if err := b.HideRun(ctx, best); err != nil {
+			t.Error(err)
+		}
+	})
+	winner := mustInsertRun(t, a, cell(80, 3), "now the best")
+	store.SetAfterEpochRead(a, nil)
+	if store.BoundsMarked(a) == 0 {
+		t.Error("the third upload's offers were not marked: the test proves nothing")
+	}
+	if got := leaderIDs(t, a, store.LeaderQuery{Context: 0, Concurrency: 1, Metric: "total_tps"}); len(got) == 0 || got[0] != winner {
+		t.Errorf("leaderboard %v, want %s first", got, winner)
+	}
+	checkBestsRebuilt(t, a, dbURL)
+}
+
+// TestBoundsLearnOnlyFromCommits makes an upload fail at its commit,
+// after its offers (a deferred constraint): what it offered must not
+// become a bound, so a later, slightly worse offer still takes the best.
+func TestBoundsLearnOnlyFromCommits(t *testing.T) {
+	s, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `
+CREATE FUNCTION refuse_run() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'refused at commit'; END $$;
+CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON runs DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW WHEN (NEW.submitter = 'refused') EXECUTE FUNCTION refuse_run()`); err != nil {
+		t.Fatal(err)
+	}
+	cell := func(total float64, min int) *run.Run {
+		return cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 100, min)
+	}
+	mustInsertRun(t, s, cell(100, 1), "stored")
+	refused := cell(150, 2)
+	refused.Submitter, refused.SubmitterVerified = "refused", false
+	if _, _, err := s.InsertRun(ctx, refused, "refused", nil); err == nil || !strings.Contains(err.Error(), "refused at commit") {
+		t.Fatalf("the refused upload answered %v", err)
+	}
+	winner := mustInsertRun(t, s, cell(149, 3), "after the refused one")
+	if got := leaderIDs(t, s, store.LeaderQuery{Context: 0, Concurrency: 1, Metric: "total_tps"}); len(got) == 0 || got[0] != winner {
+		t.Errorf("leaderboard %v, want %s first", got, winner)
+	}
+	checkBestsRebuilt(t, s, dbURL)
+}
+
+// probeLoops matches the probe of a table of bests in EXPLAIN ANALYZE's
+// text: an index scan of table o, and how often it ran.
+var probeLoops = regexp.MustCompile(`Scan using \w+ on \w*best_cells o \((?:actual rows=\d+ loops=(\d+)|never executed)`)
+
+// TestBoundedOfferPlanSkipsProbes runs an upload's offer statement under
+// EXPLAIN ANALYZE with every offer marked: at the stored epoch none
+// reaches the probe of the table; at another every one does.
+func TestBoundedOfferPlanSkipsProbes(t *testing.T) {
+	_, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var epoch int64
+	if err := conn.QueryRow(ctx, `SELECT epoch FROM best_epoch`).Scan(&epoch); err != nil {
+		t.Fatal(err)
+	}
+	const offers = `'{0,0,0}', '{1,2,4}', '{total_tps,total_tps,total_tps}', '{valid,valid,valid}', '{-1,-2,-3}',
+        '{1,2,3}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+	for _, tc := range []struct {
+		table   int
+		indexed bool
+		epoch   int64
+		want    string
+	}{{0, true, epoch, "0"}, {0, true, epoch + 1, "3"}, {0, false, epoch, "0"}, {0, false, epoch + 1, "3"},
+		{2, true, epoch, "0"}, {2, false, epoch + 1, "3"}} {
+		params := offers
+		if tc.table > 0 { // the extra column, a submitter
+			params += ", 's'"
+		}
+		sql := store.BoundedOfferSQL(tc.table, tc.indexed)
+		plan := explainOffer(t, conn, sql, fmt.Sprintf("%s, '{true,true,true}', %d", params, tc.epoch))
+		m := probeLoops.FindStringSubmatch(plan)
+		if m == nil {
+			t.Fatalf("no probe of a table of bests in\n%s", plan)
+		}
+		if got := cmp.Or(m[1], "0"); got != tc.want {
+			t.Errorf("table %d, indexed %v, epoch %d (stored %d): the probe ran %s times, want %s\n%s",
+				tc.table, tc.indexed, tc.epoch, epoch, got, tc.want, plan)
+		}
+	}
+}
+
+// explainOffer is the EXPLAIN ANALYZE of sql with params, in a
+// transaction rolled back.
+func explainOffer(t *testing.T, conn *pgx.Conn, sql, params string) string {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	// A generic plan, as a statement prepared long ago has.
+	if _, err := tx.Exec(ctx, "SET LOCAL plan_cache_mode = force_generic_plan"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "PREPARE offer AS "+sql); err != nil {
+		t.Fatalf("%v\n%s", err, sql)
+	}
+	defer conn.Exec(ctx, "DEALLOCATE offer")
+	rows, _ := tx.Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE offer("+params+")")
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
