@@ -31,14 +31,14 @@ func boundRun(rng *rand.Rand, g int) *run.Run {
 	return r
 }
 
-// worseRun is r derived again with worse numbers: the bests it held get
-// worse, which only a rebuild may do.
-func worseRun(r *run.Run) *run.Run {
+// scaledRun is r with its speeds times k and its latencies over k: k < 1
+// makes every offer worse, k > 1 better.
+func scaledRun(r *run.Run, k float64) *run.Run {
 	w := *r
 	w.Decode = slices.Clone(r.Decode)
 	for i := range w.Decode {
 		m := w.Decode[i].Metrics
-		m.TotalTPS, m.PerRequestTPS, m.TTFTms = f(*m.TotalTPS/4), f(*m.PerRequestTPS/4), f(*m.TTFTms*4)
+		m.TotalTPS, m.PerRequestTPS, m.TTFTms = f(*m.TotalTPS*k), f(*m.PerRequestTPS*k), f(*m.TTFTms/k)
 		w.Decode[i].Metrics = m
 	}
 	return &w
@@ -75,41 +75,52 @@ func TestBoundsKeepBestsAcrossStores(t *testing.T) {
 	stores := []*store.Store{openWide(t, dbURL, 2), openWide(t, dbURL, 2)}
 	rng := rand.New(rand.NewPCG(7, 11))
 	runs := map[string]*run.Run{} // visible runs by id
-	var ids []string
-	change := func(s *store.Store) {
-		if len(ids) == 0 {
+	ids := make([][]string, 3)    // visible runs by group
+	// change hides run i of group g, or derives it again with worse
+	// numbers.
+	change := func(s *store.Store, g, i int) {
+		if len(ids[g]) == 0 {
 			return
 		}
-		i := rng.IntN(len(ids))
-		id := ids[i]
+		id := ids[g][i]
 		var err error
 		if rng.IntN(2) == 0 {
 			err = s.HideRun(ctx, id)
-			ids = slices.Delete(ids, i, i+1)
+			ids[g] = slices.Delete(ids[g], i, i+1)
 		} else {
-			runs[id] = worseRun(runs[id])
+			runs[id] = scaledRun(runs[id], 0.25)
 			err = s.ReplaceDerived(ctx, id, runs[id])
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	for n := range 160 {
-		a := rng.IntN(2)
-		s, other := stores[a], stores[1-a]
-		if rng.IntN(5) == 0 { // a rebuild by the other Store in the window
-			store.SetAfterEpochRead(s, func() { change(other) })
-		}
-		r := boundRun(rng, rng.IntN(3))
-		id, _, err := s.InsertRun(ctx, r, fmt.Sprintf("bound %d", n), nil)
-		store.SetAfterEpochRead(s, nil)
+	upload := func(s *store.Store, g int, r *run.Run, key string) string {
+		id, _, err := s.InsertRun(ctx, r, key, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		runs[id] = r
-		ids = append(ids, id)
+		ids[g] = append(ids[g], id)
+		return id
+	}
+	for n := range 160 {
+		a, g := rng.IntN(2), rng.IntN(3)
+		s, other := stores[a], stores[1-a]
+		r := boundRun(rng, g)
+		if rng.IntN(5) == 0 {
+			// A new top run of the group, then one just short of it whose
+			// offers s marks, while the other Store makes the top worse
+			// in the window: they must win.
+			top := upload(s, g, scaledRun(r, 3), fmt.Sprintf("top %d", n))
+			store.SetAfterEpochRead(s, func() { change(other, g, slices.Index(ids[g], top)) })
+			r = scaledRun(r, 2.9)
+		}
+		upload(s, g, r, fmt.Sprintf("bound %d", n))
+		store.SetAfterEpochRead(s, nil)
 		if rng.IntN(8) == 0 {
-			change(stores[rng.IntN(2)])
+			g := rng.IntN(3)
+			change(stores[rng.IntN(2)], g, rng.IntN(max(1, len(ids[g]))))
 		}
 	}
 	if m := store.BoundsMarked(stores[0]) + store.BoundsMarked(stores[1]); m < 1000 {
