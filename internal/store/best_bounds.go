@@ -9,9 +9,12 @@ import (
 
 // bestBounds is what a Store knows of the stored bests, from its own
 // committed uploads: per table of bests and group (a bestKey without its
-// point), per point and metric, a sort value the stored best is known to
-// be at least as good as. An upload marks the offers that are strictly
-// worse, and the offer statement leaves those out before it probes the
+// point), per point and metric, a sort value and upload time the stored
+// best is known to be at least as good as, in the tables' order (sort
+// value, then upload time, then id: bestRow.better). An upload marks the
+// offers that are strictly worse in sort value, or equal in it and
+// uploaded later (a later upload of the same numbers never wins), and
+// the offer statement leaves those out before it probes the
 // table (bestTable.offerOneSQL), while the database's best_epoch still
 // equals the epoch the bounds were learned under: most offers lose, and a
 // probe of the primary key plus visits of the heap was most of an
@@ -44,7 +47,23 @@ type bestBounds struct {
 // boundGroup is one group's bounds, under key (boundGroupKey).
 type boundGroup struct {
 	key    string
-	points map[boundPoint]float64
+	points map[boundPoint]boundRank
+}
+
+// boundRank is a bound: a sort value, then an upload time (Unix
+// microseconds, as stored). Offers of an equal rank are offered: the run
+// id decides those.
+type boundRank struct {
+	sortValue float64
+	uploaded  int64
+}
+
+// rankOf is v's rank.
+func rankOf(v *bestRow) boundRank { return boundRank{v.sortValue, v.uploaded.UnixMicro()} }
+
+// worse is whether r ranks strictly after b even with the best id.
+func (r boundRank) worse(b boundRank) bool {
+	return r.sortValue > b.sortValue || (r.sortValue == b.sortValue && r.uploaded > b.uploaded)
 }
 
 // boundPoint is a point and metric of a group: a table of bests' key past
@@ -71,12 +90,12 @@ func pointOf(k *bestKey) boundPoint {
 const defaultBoundBytes = 4 << 20
 
 // Estimates of what the maps take, for the bound on their bytes, on the
-// high side: a map entry of a point (its 12-byte key, the value, the
+// high side: a map entry of a point (its 12-byte key, the 16-byte value, the
 // map's overhead at its lowest load), and a group's list element, its
 // entry in groups, its map's header and its key's header (the key's bytes
 // are counted apart).
 const (
-	boundPointBytes = 48
+	boundPointBytes = 64
 	boundGroupBytes = 256
 )
 
@@ -109,10 +128,10 @@ func (b *bestBounds) reset(epoch int64) {
 	b.bytes = 0
 }
 
-// cannotWin marks, in the order of offers, those of table i whose sort
-// value is strictly worse than the bound known under epoch (ties may
-// still win by upload time or id, so they are offered). It marks nothing
-// when the bounds are of another epoch.
+// cannotWin marks, in the order of offers, those of table i that rank
+// strictly after the bound known under epoch (boundRank.worse; an equal
+// rank may still win by its id, so it is offered). It marks nothing when
+// the bounds are of another epoch.
 func (b *bestBounds) cannotWin(epoch int64, i int, offers []bestOffer) []bool {
 	skip := make([]bool, len(offers))
 	if len(offers) == 0 {
@@ -132,7 +151,7 @@ func (b *bestBounds) cannotWin(epoch int64, i int, offers []bestOffer) []bool {
 	for j := range offers {
 		k := &offers[j].k
 		if bound, ok := points[pointOf(k)]; ok {
-			if skip[j] = offers[j].v.sortValue > bound; skip[j] {
+			if skip[j] = rankOf(&offers[j].v).worse(bound); skip[j] {
 				b.marked++
 			}
 		}
@@ -159,17 +178,17 @@ func (b *bestBounds) learn(epoch int64, i int, offers []bestOffer) {
 		b.order.MoveToFront(e)
 		g = e.Value.(*boundGroup)
 	} else {
-		g = &boundGroup{key: key, points: make(map[boundPoint]float64, len(offers))}
+		g = &boundGroup{key: key, points: make(map[boundPoint]boundRank, len(offers))}
 		b.groups[key] = b.order.PushFront(g)
 		b.bytes += boundGroupBytes + len(key)
 	}
 	for j := range offers {
-		k, v := &offers[j].k, offers[j].v.sortValue
+		k, v := &offers[j].k, rankOf(&offers[j].v)
 		p := pointOf(k)
 		if old, ok := g.points[p]; !ok {
 			g.points[p] = v
 			b.bytes += boundPointBytes
-		} else if v < old {
+		} else if old.worse(v) {
 			g.points[p] = v
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 )
 
+var boundTime = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+
 // boundOffers are 51 offers of one group, as an upload of a seed run
 // makes: 17 points, three metrics.
 func boundOffers(group int) []bestOffer {
@@ -15,7 +17,7 @@ func boundOffers(group int) []bestOffer {
 		for _, m := range []string{"total_tps", "per_request_tps", "ttft_ms"} {
 			k := bestKey{p * 1024, 1 << (p % 5), m, "valid", fmt.Sprintf("org/model-%d", group), "rtx-4090", "vllm",
 				"fp8", false, ""}
-			out = append(out, bestOffer{k, bestRow{sortValue: -float64(p), runID: "r", uploaded: time.Now()}})
+			out = append(out, bestOffer{k, bestRow{sortValue: -float64(p), runID: "r", uploaded: boundTime}})
 		}
 	}
 	return out
@@ -57,4 +59,30 @@ func TestBoundsStayWithinBytes(t *testing.T) {
 		t.Error("the group used first kept its bounds though 20,000 came after it")
 	}
 	runtime.KeepAlive(b)
+}
+
+// TestBoundsMarkByRank wants an offer marked only when it ranks strictly
+// after the bound: a worse sort value, or the same one uploaded later; the
+// same sort value uploaded at the same time or earlier, or a better one,
+// may still win.
+func TestBoundsMarkByRank(t *testing.T) {
+	b := newBestBounds(defaultBoundBytes)
+	b.hint(3)
+	learned := boundOffers(0)[:1]
+	b.learn(3, 0, learned)
+	for _, tc := range []struct {
+		sortValue float64
+		uploaded  time.Duration
+		want      bool
+	}{{1, 0, true}, {0, time.Microsecond, true}, {0, 0, false}, {0, -time.Hour, false}, {-1, time.Hour, false}} {
+		offer := learned[0]
+		offer.v.sortValue += tc.sortValue
+		offer.v.uploaded = offer.v.uploaded.Add(tc.uploaded)
+		if got := b.cannotWin(3, 0, []bestOffer{offer})[0]; got != tc.want {
+			t.Errorf("sort value %+v, uploaded %v later: marked %v, want %v", tc.sortValue, tc.uploaded, got, tc.want)
+		}
+		if got := b.cannotWin(4, 0, []bestOffer{offer})[0]; got {
+			t.Errorf("sort value %+v, uploaded %v later: marked under another epoch", tc.sortValue, tc.uploaded)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -65,15 +66,17 @@ func checkBestsRebuilt(t *testing.T, s *store.Store, dbURL string) {
 }
 
 // TestBoundsKeepBestsAcrossStores uploads random runs through two Stores
-// on one database while either hides runs or derives them again with
-// worse numbers, some of those between an upload's read of the epoch and
-// its offers: the bests must equal a rebuild from the runs, though the
-// Stores left out offers their bounds said could not win.
+// on one database (some with another's numbers, uploaded just before or
+// after it) while either hides runs or derives them again with worse
+// numbers, some of those between an upload's read of the epoch and its
+// offers: the bests must equal a rebuild from the runs, though the Stores
+// left out offers their bounds said could not win.
 func TestBoundsKeepBestsAcrossStores(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	ctx := context.Background()
 	stores := []*store.Store{openWide(t, dbURL, 2), openWide(t, dbURL, 2)}
 	rng := rand.New(rand.NewPCG(7, 11))
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	runs := map[string]*run.Run{} // visible runs by id
 	ids := make([][]string, 3)    // visible runs by group
 	// change hides run i of group g, or derives it again with worse
@@ -108,6 +111,14 @@ func TestBoundsKeepBestsAcrossStores(t *testing.T) {
 		a, g := rng.IntN(2), rng.IntN(3)
 		s, other := stores[a], stores[1-a]
 		r := boundRun(rng, g)
+		r.UploadedAt = start.Add(time.Duration(n) * time.Minute)
+		if rng.IntN(6) == 0 && len(ids[g]) > 0 {
+			// Another's numbers, uploaded just before or just after it:
+			// a tie in sort value, settled by the upload time.
+			same := runs[ids[g][rng.IntN(len(ids[g]))]]
+			r = scaledRun(same, 1)
+			r.UploadedAt = same.UploadedAt.Add(time.Duration(rng.IntN(3)-1) * time.Second)
+		}
 		if rng.IntN(5) == 0 {
 			// A new top run of the group, then one just short of it whose
 			// offers s marks, while the other Store makes the top worse
