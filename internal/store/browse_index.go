@@ -45,7 +45,10 @@ import (
 //     upload (browse_counts.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
-// CONFLICT, lock rows in the order the SELECT yields them. A transaction
+// CONFLICT, lock rows in the order the SELECT yields them. The best_epoch
+// row is read by uploads, never locked by them; only holders of bestLock
+// exclusive (lockBest) and whatever deletes rows of a table of bests
+// update it (best_bounds.go). A transaction
 // that rebuilds best cells (browse_rebuild.go) holds bestLock exclusively
 // before it touches best_cells, browse_groups or an existing run, so no
 // upload holds any of those rows meanwhile, and an upload waiting for
