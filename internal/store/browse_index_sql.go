@@ -208,9 +208,11 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 // the Store's bounds say cannot win (bestBounds), and the next parameter
 // is the epoch those bounds were learned under: the marked offers are
 // left out before the probe while best_epoch still holds that epoch. The
-// statement runs after the upload took bestLock shared, so no rebuild
-// can make a best worse between that check and the upsert; with any
-// other epoch every offer goes, as with none marked.
+// statement runs after the upload took bestLock shared, and an upload's
+// transaction is READ COMMITTED (BEGIN), so the statement's snapshot is
+// taken after the lock: it sees the epoch of every rebuild before it, and
+// no rebuild can make a best worse between that check and the upsert.
+// With any other epoch every offer goes, as with none marked.
 func (t bestTable) offerOneSQL(indexed bool) string {
 	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
 		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
