@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -65,73 +66,132 @@ func checkBestsRebuilt(t *testing.T, s *store.Store, dbURL string) {
 	}
 }
 
+// boundsWorld is the runs TestBoundsKeepBestsAcrossStores stored and
+// what became of them, for its random changes.
+type boundsWorld struct {
+	t       *testing.T
+	rng     *rand.Rand
+	account int64               // Sandberg's, the owner of some runs
+	runs    map[string]*run.Run // every run stored, by id
+	visible [][]string          // visible runs by group
+	hidden  []string            // Sandberg's runs hidden, which he may show
+	group   map[string]int
+	done    map[string]int // changes made, by kind
+}
+
+// upload stores r, of group g, through s.
+func (w *boundsWorld) upload(s *store.Store, g int, r *run.Run, key string) string {
+	id, _, err := s.InsertRun(context.Background(), r, key, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.runs[id], w.group[id] = r, g
+	w.visible[g] = append(w.visible[g], id)
+	return id
+}
+
+// change makes, through s, a change to visible run i of group g that may
+// make its bests worse (a hide, Sandberg's delete, deriving it again with
+// worse numbers) or better (a claim of an anonymous run by Sandberg, his
+// show of a run hidden).
+func (w *boundsWorld) change(s *store.Store, g, i int) {
+	ctx := context.Background()
+	if len(w.visible[g]) == 0 {
+		return
+	}
+	id := w.visible[g][i]
+	r := w.runs[id]
+	owned := r.Submitter == "Sandberg"
+	var err error
+	switch op := w.rng.IntN(5); {
+	case op == 0 && len(w.hidden) > 0:
+		id, w.hidden = w.hidden[0], w.hidden[1:]
+		err = s.SetOwnRunHidden(ctx, id, w.account, false)
+		w.done["show"]++
+		w.visible[w.group[id]] = append(w.visible[w.group[id]], id)
+	case op == 1 && owned:
+		err = s.DeleteOwnRun(ctx, id, w.account)
+		w.done["delete"]++
+		w.visible[g] = slices.Delete(w.visible[g], i, i+1)
+	case op == 2 && !r.SubmitterVerified:
+		hash := accounts.Hash("cookie " + id)
+		if err = s.SetClaim(ctx, id, hash); err == nil {
+			err = s.ClaimRun(ctx, id, w.account, hash)
+		}
+		r.Submitter, r.SubmitterVerified = "Sandberg", true
+		w.done["claim"]++
+	case op == 3:
+		err = s.HideRun(ctx, id)
+		w.done["hide"]++
+		w.visible[g] = slices.Delete(w.visible[g], i, i+1)
+		if owned {
+			w.hidden = append(w.hidden, id)
+		}
+	default:
+		w.runs[id] = scaledRun(r, 0.25)
+		err = s.ReplaceDerived(ctx, id, w.runs[id])
+		w.done["derive"]++
+	}
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // TestBoundsKeepBestsAcrossStores uploads random runs through two Stores
-// on one database (some with another's numbers, uploaded just before or
-// after it) while either hides runs or derives them again with worse
-// numbers, some of those between an upload's read of the epoch and its
-// offers: the bests must equal a rebuild from the runs, though the Stores
-// left out offers their bounds said could not win.
+// on one database (some anonymous, some Sandberg's, some with another's
+// numbers uploaded just before or after it) while either hides, shows,
+// deletes, claims or derives them again with worse numbers, some of
+// those between an upload's read of the epoch and its offers: the bests
+// must equal a rebuild from the runs, though the Stores left out offers
+// their bounds said could not win.
 func TestBoundsKeepBestsAcrossStores(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	ctx := context.Background()
 	stores := []*store.Store{openWide(t, dbURL, 2), openWide(t, dbURL, 2)}
-	rng := rand.New(rand.NewPCG(7, 11))
-	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	runs := map[string]*run.Run{} // visible runs by id
-	ids := make([][]string, 3)    // visible runs by group
-	// change hides run i of group g, or derives it again with worse
-	// numbers.
-	change := func(s *store.Store, g, i int) {
-		if len(ids[g]) == 0 {
-			return
-		}
-		id := ids[g][i]
-		var err error
-		if rng.IntN(2) == 0 {
-			err = s.HideRun(ctx, id)
-			ids[g] = slices.Delete(ids[g], i, i+1)
-		} else {
-			runs[id] = scaledRun(runs[id], 0.25)
-			err = s.ReplaceDerived(ctx, id, runs[id])
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	account, err := stores[0].CreateAccount(ctx, "Sandberg", "sandberg@example.com", "x")
+	if err != nil {
+		t.Fatal(err)
 	}
-	upload := func(s *store.Store, g int, r *run.Run, key string) string {
-		id, _, err := s.InsertRun(ctx, r, key, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs[id] = r
-		ids[g] = append(ids[g], id)
-		return id
-	}
-	for n := range 160 {
+	w := &boundsWorld{t: t, rng: rand.New(rand.NewPCG(7, 11)), account: account, runs: map[string]*run.Run{},
+		visible: make([][]string, 3), group: map[string]int{}, done: map[string]int{}}
+	rng := w.rng
+	start := time.Now().UTC().Truncate(time.Second).Add(-time.Hour) // within a claim's window
+	for n := range 200 {
 		a, g := rng.IntN(2), rng.IntN(3)
 		s, other := stores[a], stores[1-a]
 		r := boundRun(rng, g)
-		r.UploadedAt = start.Add(time.Duration(n) * time.Minute)
-		if rng.IntN(6) == 0 && len(ids[g]) > 0 {
+		r.UploadedAt = start.Add(time.Duration(n) * time.Second)
+		switch rng.IntN(3) {
+		case 0:
+			r.Submitter, r.SubmitterVerified = "someone", false
+		case 1:
+			r.Submitter = "Sandberg"
+		}
+		if rng.IntN(6) == 0 && len(w.visible[g]) > 0 {
 			// Another's numbers, uploaded just before or just after it:
 			// a tie in sort value, settled by the upload time.
-			same := runs[ids[g][rng.IntN(len(ids[g]))]]
+			same := w.runs[w.visible[g][rng.IntN(len(w.visible[g]))]]
 			r = scaledRun(same, 1)
-			r.UploadedAt = same.UploadedAt.Add(time.Duration(rng.IntN(3)-1) * time.Second)
+			r.UploadedAt = same.UploadedAt.Add(time.Duration(rng.IntN(3)-1) * time.Millisecond)
 		}
 		if rng.IntN(5) == 0 {
 			// A new top run of the group, then one just short of it whose
 			// offers s marks, while the other Store makes the top worse
 			// in the window: they must win.
-			top := upload(s, g, scaledRun(r, 3), fmt.Sprintf("top %d", n))
-			store.SetAfterEpochRead(s, func() { change(other, g, slices.Index(ids[g], top)) })
+			top := w.upload(s, g, scaledRun(r, 3), fmt.Sprintf("top %d", n))
+			store.SetAfterEpochRead(s, func() { w.change(other, g, slices.Index(w.visible[g], top)) })
 			r = scaledRun(r, 2.9)
 		}
-		upload(s, g, r, fmt.Sprintf("bound %d", n))
+		w.upload(s, g, r, fmt.Sprintf("bound %d", n))
 		store.SetAfterEpochRead(s, nil)
-		if rng.IntN(8) == 0 {
+		if rng.IntN(6) == 0 {
 			g := rng.IntN(3)
-			change(stores[rng.IntN(2)], g, rng.IntN(max(1, len(ids[g]))))
+			w.change(stores[rng.IntN(2)], g, rng.IntN(max(1, len(w.visible[g]))))
+		}
+	}
+	for _, kind := range []string{"show", "delete", "claim", "hide", "derive"} {
+		if w.done[kind] == 0 {
+			t.Errorf("no %s among the changes %v", kind, w.done)
 		}
 	}
 	if m := store.BoundsMarked(stores[0]) + store.BoundsMarked(stores[1]); m < 1000 {
