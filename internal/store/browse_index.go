@@ -45,7 +45,10 @@ import (
 //     upload (browse_counts.go).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
-// CONFLICT, lock rows in the order the SELECT yields them. A transaction
+// CONFLICT, lock rows in the order the SELECT yields them. The best_epoch
+// row is read by uploads, never locked by them; only holders of bestLock
+// exclusive (lockBest) and whatever deletes rows of a table of bests
+// update it (best_bounds.go). A transaction
 // that rebuilds best cells (browse_rebuild.go) holds bestLock exclusively
 // before it touches best_cells, browse_groups or an existing run, so no
 // upload holds any of those rows meanwhile, and an upload waiting for
@@ -184,7 +187,7 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 		return nil
 	}
 	b := &pgx.Batch{}
-	queueIndexNewRuns(b, ids, runs, uploaded)
+	queueIndexNewRuns(b, ids, runs, uploaded, nil)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("browse index: %w", err)
 	}
@@ -192,8 +195,11 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 }
 
 // queueIndexNewRuns queues indexNewRuns' statements on b, in lock order,
-// for a caller that sends them with statements of its own.
-func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time) {
+// for a caller that sends them with statements of its own. An upload of
+// one run passes u, which leaves out the offers its Store's bounds say
+// cannot win (bestBounds) and keeps them to learn from after the commit;
+// with u nil (a batch, a restore) every offer goes.
+func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	_, names := identityArgs(runs)
 	which := any(ids)
 	if len(ids) == 1 {
@@ -210,7 +216,8 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 		switch {
 		case len(best[i]) == 0:
 		case len(ids) == 1:
-			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])...)
+			offers := oneRunOffers(best[i])
+			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
 		default:
 			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}

@@ -203,6 +203,16 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 // upload. The same probe per offer and the same upsert as offerSQL.
 // indexed reads offer i of every array by subscript rather than by
 // unnest, as cellsInsert.indexed does and for the same reason.
+//
+// One more array, $15 (or $16 past the extra column), marks the offers
+// the Store's bounds say cannot win (bestBounds), and the next parameter
+// is the epoch those bounds were learned under: the marked offers are
+// left out before the probe while best_epoch still holds that epoch. The
+// statement runs after the upload took bestLock shared, and an upload's
+// transaction is READ COMMITTED (BEGIN), so the statement's snapshot is
+// taken after the lock: it sees the epoch of every rebuild before it, and
+// no rebuild can make a best worse between that check and the upsert.
+// With any other epoch every offer goes, as with none marked.
 func (t bestTable) offerOneSQL(indexed bool) string {
 	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
 		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
@@ -219,13 +229,14 @@ func (t bestTable) offerOneSQL(indexed bool) string {
 		list = append(list, value(col)+" AS "+col)
 	}
 	var probe []string
+	skip, epoch := t.skipParams()
 	for _, col := range strings.Split(t.key(), ", ") {
 		probe = append(probe, value(col))
 	}
 	return `
 INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
 SELECT ` + strings.Join(list, ", ") + `
-FROM ` + offersFrom(indexed) + `
+FROM ` + offersFrom(indexed, skip, epoch) + `
 LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
     WHERE (o.` + strings.ReplaceAll(t.key(), ", ", ", o.") + `) = (` + strings.Join(probe, ", ") + `)
     LIMIT 1) AS o ON true
@@ -233,26 +244,46 @@ WHERE o.run_id IS NULL OR (y.sort_value, $14::timestamptz, $13::text) < (o.sort_
 		t.upsertSQL()
 }
 
-// offersFrom is offerOneSQL's offers y, from its arrays $1…$6.
-func offersFrom(indexed bool) string {
+// offersFrom is offerOneSQL's offers y, from its arrays $1…$6, without
+// those marked in the bool[] parameter skip while best_epoch holds the
+// parameter epoch (skipParams).
+func offersFrom(indexed bool, skip, epoch string) string {
+	keep := `NOT (` + skip + ` AND (SELECT e.epoch FROM best_epoch e) = ` + epoch + `::bigint)`
 	if !indexed {
-		return `unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[])
-    AS y (context, concurrency, metric, status, sort_value, value)`
+		return `(SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[],
+        ` + skip + `::bool[]) AS u (context, concurrency, metric, status, sort_value, value, skip)
+    WHERE ` + strings.ReplaceAll(keep, skip, "u.skip") + `) AS y`
 	}
 	return `(SELECT u.context, ($2::int[])[u.i::integer] AS concurrency, ($3::text[])[u.i::integer] AS metric,
         ($4::text[])[u.i::integer] AS status, ($5::float8[])[u.i::integer] AS sort_value,
         ($6::float8[])[u.i::integer] AS value
-    FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)) AS y`
+    FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)
+    WHERE ` + strings.ReplaceAll(keep, skip, `(`+skip+`::bool[])[u.i::integer]`) + `) AS y`
 }
 
-// offerOneArgs are t.offerOne's parameters for the cells in best, all of
-// one run (offerCells of one run).
-func (t bestTable) offerOneArgs(best map[bestKey]bestRow) []any {
+// skipParams are offerOneSQL's parameters past the run's, the marks and
+// the epoch.
+func (t bestTable) skipParams() (skip, epoch string) {
+	if t.extra != "" {
+		return "$16", "$17"
+	}
+	return "$15", "$16"
+}
+
+// oneRunOffers are the cells in best, all of one run (offerCells of one
+// run), in the order offerOneArgs sends them.
+func oneRunOffers(best map[bestKey]bestRow) []bestOffer {
 	offers := make([]bestOffer, 0, len(best))
 	for k, v := range best {
 		offers = append(offers, bestOffer{k, v})
 	}
-	args := make([]any, 0, 15)
+	return offers
+}
+
+// offerOneArgs are t.offerOne's parameters for offers (oneRunOffers),
+// with skip marking those that cannot win under epoch (bestBounds).
+func (t bestTable) offerOneArgs(offers []bestOffer, skip []bool, epoch int64) []any {
+	args := make([]any, 0, 17)
 	for _, j := range [...]int{0, 1, 2, 3, 10, 11} { // bestOfferColumns: point, metric, status, sort value, value
 		args = append(args, bestOfferColumns[j](offers))
 	}
@@ -261,7 +292,7 @@ func (t bestTable) offerOneArgs(best map[bestKey]bestRow) []any {
 	if t.extra != "" {
 		args = append(args, k.extra)
 	}
-	return args
+	return append(args, skip, epoch)
 }
 
 // offerBestArgs are t.offer's parameters for the cells in best.

@@ -24,9 +24,20 @@ const bestLock = 0x5e3d_b0c5
 // browse_groups (see the lock order in browse_index.go). Rebuilds are rare
 // (a run hidden, deleted or derived again), so uploads wait for one a few
 // milliseconds at most.
+//
+// It bumps best_epoch in the same transaction: whoever holds bestLock
+// exclusively may make a best worse, so every Store's bounds on the bests
+// (bestBounds) stop holding when this commits, and the uploads' offer
+// statements check the epoch before they leave an offer out. The bump is
+// here rather than at each caller so that no path that takes the lock can
+// forget it; the row lock it takes waits only for another holder of
+// bestLock, which this already waited for.
 func lockBest(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, bestLock); err != nil {
 		return fmt.Errorf("lock best cells: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE best_epoch SET epoch = epoch + 1`); err != nil {
+		return fmt.Errorf("best epoch: %w", err)
 	}
 	return nil
 }

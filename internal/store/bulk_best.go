@@ -171,7 +171,10 @@ func newBestMaps() bestMaps {
 }
 
 // offerBest copies the kept cells of table t into a scratch table and
-// offers them with the upload's upsert (bestTable.upsertSQL).
+// offers them with the upload's upsert (bestTable.upsertSQL). It offers
+// every one, consulting no Store's bounds (bestBounds) and teaching none:
+// a load's offers are of thousands of groups at once, and a bound holds
+// one upload's; it never makes a best worse, so the bounds stay true.
 func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx, t bestTable, best map[bestKey]bestRow) error {
 	scratch := "bulk_" + t.name
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE `+scratch+` (LIKE `+t.name+`) ON COMMIT DROP`); err != nil {

@@ -76,7 +76,8 @@ func UploadCellStatements(r *run.Run, id string) []UploadStatement {
 	offerCells(best, id, r, r.UploadedAt)
 	for i, t := range bestTables {
 		if len(best[i]) > 0 {
-			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(best[i])})
+			offers := oneRunOffers(best[i])
+			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, make([]bool, len(offers)), 0)})
 		}
 	}
 	return out

@@ -71,10 +71,11 @@ func IndexSQL(one bool) map[string]string {
 	}
 	// A run's offers, by subscript and by unnest (cellsInsert).
 	offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+	marks := `, '{false}', 0` // none marked: every offer probes
 	return map[string]string{sh.setIdentitiesSQL(): set,
-		groupBests.offerOne.indexed: offer, versionBests.offerOne.indexed: offer + `, 'v'`,
-		groupBests.offerOne.unnest: offer, versionBests.offerOne.unnest: offer + `, 'v'`,
-		submitterBests.offerOne.indexed: offer + `, 's'`, submitterBests.offerOne.unnest: offer + `, 's'`,
+		groupBests.offerOne.indexed: offer + marks, versionBests.offerOne.indexed: offer + `, 'v'` + marks,
+		groupBests.offerOne.unnest: offer + marks, versionBests.offerOne.unnest: offer + `, 'v'` + marks,
+		submitterBests.offerOne.indexed: offer + `, 's'` + marks, submitterBests.offerOne.unnest: offer + `, 's'` + marks,
 		sh.countRunsSQL(): ids + ", 1"}
 }
 

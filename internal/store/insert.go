@@ -40,8 +40,9 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	err = s.pipelined(ctx, func(conn *pgxpool.Conn) error {
 		var others []string
 		var reset bool
+		var epoch int64
 		var err error
-		id, created, others, reset, err = insertNewRunRow(ctx, conn, r, dedupeKey, uploaded)
+		id, created, others, reset, err = insertNewRunRow(ctx, conn, r, dedupeKey, uploaded, &epoch)
 		if err != nil {
 			return err
 		}
@@ -55,13 +56,15 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		b := &pgx.Batch{}
 		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
 		queueInsertCells(b, id, r)
-		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}) // browse: names, leaderboard, groups
+		u := s.bounds.startUpload(epoch)
+		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: names, leaderboard, groups
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
 		if err := sendCommitAnnounced(ctx, conn, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
+		u.committed() // only now: a rolled-back offer proves nothing
 		return nil
 	})
 	if err == nil && created {
@@ -82,11 +85,14 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 // run's series (seriesRuns) and the insert under the short id go in one
 // batch. A row that did not go in (the key is stored, maybe by an upload
 // in flight that this one waited for, or another key holds the short id)
-// is settled by insertRunRow. The batch begins the transaction on conn.
-func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey string, uploaded time.Time) (id string, created bool, others []string, reset bool, err error) {
+// is settled by insertRunRow. The batch begins the transaction on conn,
+// and reads best_epoch into epoch (bestBounds), before the upload takes
+// bestLock.
+func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey string, uploaded time.Time, epoch *int64) (id string, created bool, others []string, reset bool, err error) {
 	short, _ := runIDs(dedupeKey)
 	b := &pgx.Batch{}
 	b.Queue(beginSQL)
+	b.Queue(`SELECT epoch FROM best_epoch`)
 	check := queueRefuseClaimed(b, r)
 	member := queueRefuseNonMember(b, r)
 	series := queueSeriesOf(b, r)
@@ -100,6 +106,9 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	}()
 	if _, err = br.Exec(); err != nil { // BEGIN
 		return "", false, nil, false, err
+	}
+	if err = br.QueryRow().Scan(epoch); err != nil {
+		return "", false, nil, false, fmt.Errorf("best epoch: %w", err)
 	}
 	if err = check(br); err != nil {
 		return "", false, nil, false, err

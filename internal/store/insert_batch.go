@@ -74,6 +74,8 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 				ids, fresh, at = append(ids, out[i].ID), append(fresh, nr.Run), append(at, uploaded[i])
 			}
 		}
+		// Every offer goes (no bounds, bestBounds): a batch's are of
+		// many groups, and it only makes bests better.
 		return indexNewRuns(ctx, tx, ids, fresh, at)
 	}))
 	if err != nil {

@@ -24,6 +24,7 @@ type Store struct {
 	pool    *pgxpool.Pool // the primary
 	changes changeHooks   // told of every committed change (changes.go)
 	name    string        // this handle's name in its announcements, random
+	bounds  *bestBounds   // what its uploads learned of the stored bests
 
 	// Where public reads (reads.go) go (replica.go).
 	read         *replica // nil: every read on the primary
@@ -51,7 +52,7 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, name: rand.Text()[:12]}
+	s := &Store{pool: pool, name: rand.Text()[:12], bounds: newBestBounds(defaultBoundBytes)}
 	if readURL == "" {
 		return s, nil
 	}

@@ -1,0 +1,24 @@
+package store
+
+// Hooks on a Store's bounds on the stored bests (bestBounds), for the
+// external tests.
+
+// SetAfterEpochRead makes every upload of s call fn between its read of
+// best_epoch and its offers (nil: none).
+func SetAfterEpochRead(s *Store, fn func()) { s.bounds.afterHint = fn }
+
+// BoundsMarked is how many offers s's uploads marked as unable to win.
+func BoundsMarked(s *Store) int {
+	s.bounds.mu.Lock()
+	defer s.bounds.mu.Unlock()
+	return s.bounds.marked
+}
+
+// BoundedOfferSQL is the offer statement of an upload to table i of
+// bestTables, by subscript or by unnest.
+func BoundedOfferSQL(i int, indexed bool) string {
+	if indexed {
+		return bestTables[i].offerOne.indexed
+	}
+	return bestTables[i].offerOne.unnest
+}
