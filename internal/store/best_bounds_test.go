@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -203,11 +204,43 @@ func TestBoundsKeepBestsAcrossStores(t *testing.T) {
 // TestBoundsRebuildInWindow has a best get worse, by a hide through
 // another Store, after an upload read the epoch and marked its offer as
 // unable to win: the offer statement must see the epoch moved and offer
-// it, and it takes the best.
+// it, and it takes the best. It holds too when the database's default
+// isolation is repeatable read, under which a transaction's one snapshot
+// would be the epoch read's, taken before the hide: the upload's BEGIN
+// names read committed.
 func TestBoundsRebuildInWindow(t *testing.T) {
+	for _, isolation := range []string{"", "repeatable read"} {
+		t.Run("default "+isolation, func(t *testing.T) { boundsRebuildInWindow(t, isolation) })
+	}
+}
+
+func boundsRebuildInWindow(t *testing.T, isolation string) {
 	_, dbURL := dbtest.New(t)
 	ctx := context.Background()
+	if isolation != "" { // for the connections opened from now on
+		u, err := url.Parse(dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := pgx.Connect(ctx, dbURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s SET default_transaction_isolation = %s",
+			pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize(), pgx.Identifier{isolation}.Sanitize()))
+		conn.Close(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	a, b := openWide(t, dbURL, 2), openWide(t, dbURL, 2)
+	var got string
+	err := store.Transact(ctx, a, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, "SHOW default_transaction_isolation").Scan(&got)
+	})
+	if err != nil || (isolation != "" && got != isolation) {
+		t.Fatalf("default_transaction_isolation = %q, %v; want %q", got, err, isolation)
+	}
 	cell := func(total float64, min int) *run.Run {
 		return cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 100, min)
 	}

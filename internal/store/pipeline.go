@@ -50,6 +50,10 @@ func (s *Store) pipelined(ctx context.Context, fn func(conn *pgxpool.Conn) error
 }
 
 const (
-	beginSQL  = "BEGIN"
+	// beginSQL names the isolation level, whatever the database's default
+	// (default_transaction_isolation): the offers of bests rely on each
+	// statement taking its own snapshot, after the locks taken before it
+	// (bestTable.offerOneSQL).
+	beginSQL  = "BEGIN ISOLATION LEVEL READ COMMITTED"
 	commitSQL = "COMMIT"
 )
