@@ -109,15 +109,29 @@ func boundGroupKey(i int, k bestKey) string {
 		strconv.FormatBool(k.demo), k.extra}, "\x00")
 }
 
-// hint takes the epoch an upload read before its offers: a newer one than
+// hint takes the epoch an upload read before its offers: another one than
 // the bounds were learned under means a best may have got worse since, so
-// they all go.
+// they all go. An older one too: it is an upload's that read it before a
+// rebuild (its marks are ignored), or the epoch of a database that is not
+// the one the bounds were learned from (a restored or promoted copy).
 func (b *bestBounds) hint(epoch int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.known || epoch > b.epoch {
+	if !b.known || epoch != b.epoch {
 		b.reset(epoch)
 	}
+}
+
+// forget drops every bound until an upload reads the epoch again: for
+// when this Store may have lost touch with the database its bounds came
+// from (a failed upload, the change listener's connection lost). After a
+// failover to a replica that had not replayed every commit, the bounds
+// learned from the lost uploads would be false under the same epoch.
+func (b *bestBounds) forget() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reset(0)
+	b.known = false
 }
 
 // reset forgets every bound, for epoch. The caller holds b.mu.

@@ -86,3 +86,41 @@ func TestBoundsMarkByRank(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundsForgetAndEpochChanges: bounds mark offers only under the
+// epoch they were learned under, and are gone after forget (a lost
+// connection, a failed upload) or after an upload reads any other epoch,
+// an older one included (a restored or promoted copy of the database).
+func TestBoundsForgetAndEpochChanges(t *testing.T) {
+	worse := func() []bestOffer {
+		o := boundOffers(0)[:1]
+		o[0].v.sortValue++
+		return o
+	}
+	learned := func() *bestBounds {
+		b := newBestBounds(defaultBoundBytes)
+		b.hint(7)
+		b.learn(7, 0, boundOffers(0)[:1])
+		if !b.cannotWin(7, 0, worse())[0] {
+			t.Fatal("a worse offer under the bounds' epoch is not marked: the test proves nothing")
+		}
+		return b
+	}
+	b := learned()
+	b.forget()
+	if b.cannotWin(7, 0, worse())[0] {
+		t.Error("marked after forget")
+	}
+	b.hint(7)
+	if b.cannotWin(7, 0, worse())[0] {
+		t.Error("marked after forget and a read of the same epoch")
+	}
+	for _, epoch := range []int64{6, 8} {
+		b := learned()
+		b.hint(epoch)
+		b.hint(7)
+		if b.cannotWin(7, 0, worse())[0] {
+			t.Errorf("marked under epoch 7 after an upload read epoch %d", epoch)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		s.publish(c)              // committed: this process's caches renew before the answer
 	}
 	if err != nil {
+		s.bounds.forget() // the database may not be the one they were learned from
 		return "", false, err
 	}
 	if created {

@@ -20,9 +20,11 @@ func (s *Store) Listen(ctx context.Context, notified func()) {
 		conn, err := s.listenConn(ctx)
 		if err == nil {
 			pause = 100 * time.Millisecond
+			s.bounds.forget()                            // as the caches, in case the database changed
 			s.publish(Change{Reset: true, Remote: true}) // catch up on what was missed
 			s.receive(ctx, conn, notified)
 			_ = conn.Close(context.WithoutCancel(ctx))
+			s.bounds.forget()
 			s.publish(Change{Reset: true, Remote: true}) // from now on we may miss some
 		}
 		select {
