@@ -77,6 +77,10 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 	}
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
+	extras := make([]string, len(bestTables)) // the run's value of each table's extra column
+	for j, t := range bestTables {
+		extras[j] = t.extraOf(r, ids[4].Slug)
+	}
 	for i := range r.Decode {
 		c := &r.Decode[i]
 		if c.Status != run.Valid && c.Status != run.Queued {
@@ -93,7 +97,7 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
 			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
 			for j, t := range bestTables {
-				if k.extra = t.extraOf(r, ids[4].Slug); t.extra != "" && k.extra == "" {
+				if k.extra = extras[j]; t.extra != "" && k.extra == "" {
 					continue
 				}
 				if old, ok := best[j][k]; !ok || row.better(old) {
