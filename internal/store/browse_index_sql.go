@@ -248,17 +248,20 @@ WHERE o.run_id IS NULL OR (y.sort_value, $14::timestamptz, $13::text) < (o.sort_
 // those marked in the bool[] parameter skip while best_epoch holds the
 // parameter epoch (skipParams).
 func offersFrom(indexed bool, skip, epoch string) string {
-	keep := `NOT (` + skip + ` AND (SELECT e.epoch FROM best_epoch e) = ` + epoch + `::bigint)`
+	// keep is the condition on an offer whose mark is mark.
+	keep := func(mark string) string {
+		return `NOT (` + mark + ` AND (SELECT e.epoch FROM best_epoch e) = ` + epoch + `::bigint)`
+	}
 	if !indexed {
 		return `(SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[],
         ` + skip + `::bool[]) AS u (context, concurrency, metric, status, sort_value, value, skip)
-    WHERE ` + strings.ReplaceAll(keep, skip, "u.skip") + `) AS y`
+    WHERE ` + keep("u.skip") + `) AS y`
 	}
 	return `(SELECT u.context, ($2::int[])[u.i::integer] AS concurrency, ($3::text[])[u.i::integer] AS metric,
         ($4::text[])[u.i::integer] AS status, ($5::float8[])[u.i::integer] AS sort_value,
         ($6::float8[])[u.i::integer] AS value
     FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)
-    WHERE ` + strings.ReplaceAll(keep, skip, `(`+skip+`::bool[])[u.i::integer]`) + `) AS y`
+    WHERE ` + keep(`(`+skip+`::bool[])[u.i::integer]`) + `) AS y`
 }
 
 // skipParams are offerOneSQL's parameters past the run's, the marks and
