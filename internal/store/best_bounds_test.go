@@ -16,6 +16,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
@@ -365,4 +366,33 @@ func explainOffer(t *testing.T, conn *pgx.Conn, sql, params string) string {
 		t.Fatal(err)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestBoundsOutliveARefusedUpload: an upload refused for what its
+// document says (a declared name that is an account's handle) leaves the
+// Store's bounds as they were, so a later worse offer is still marked;
+// only a failure that may mean another database drops them.
+func TestBoundsOutliveARefusedUpload(t *testing.T) {
+	s, _ := dbtest.New(t)
+	ctx := context.Background()
+	if _, err := s.CreateAccount(ctx, "Okafor", "okafor@example.com", "x"); err != nil {
+		t.Fatal(err)
+	}
+	cell := func(total float64, min int) *run.Run {
+		return cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 100, min)
+	}
+	mustInsertRun(t, s, cell(100, 1), "best")
+	mustInsertRun(t, s, cell(50, 2), "learns") // the bounds hold 100
+	refused := cell(40, 3)
+	refused.Submitter, refused.SubmitterVerified = "okafor", false
+	if _, _, err := s.InsertRun(ctx, refused, "refused", []byte("refused")); err == nil {
+		t.Fatal("a declared account handle was stored")
+	} else if _, ok := problem.As(err); !ok {
+		t.Fatalf("refusal %v is not a problem", err)
+	}
+	before := store.BoundsMarked(s)
+	mustInsertRun(t, s, cell(30, 4), "worse")
+	if store.BoundsMarked(s) == before {
+		t.Error("after a refused upload the bounds marked nothing: they were dropped")
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -72,7 +73,12 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		s.publish(c)              // committed: this process's caches renew before the answer
 	}
 	if err != nil {
-		s.bounds.forget() // the database may not be the one they were learned from
+		// A failure may mean the database is not the one the bounds were
+		// learned from; a refusal of the document (a problem it names)
+		// says nothing of that, and must not let anyone empty them.
+		if _, refused := problem.As(err); !refused {
+			s.bounds.forget()
+		}
 		return "", false, err
 	}
 	if created {
