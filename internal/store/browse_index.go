@@ -139,7 +139,7 @@ func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []a
 			}
 		}
 	}
-	return slugs, []any{kinds, named, names}
+	return slugs, []any{textArray(kinds), textArray(named), textArray(names)}
 }
 
 // browseRowArgs are the browse index's columns of r's runs row, as
