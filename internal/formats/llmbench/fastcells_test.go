@@ -3,10 +3,12 @@ package llmbench
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -175,4 +177,53 @@ func FuzzDecodeDocument(f *testing.F) {
 			t.Fatalf("decoded\n%+v\nwant\n%+v", got, want)
 		}
 	})
+}
+
+// TestNumberAsParseFloat wants cellScanner.number to give
+// strconv.ParseFloat's float64, bit for bit (the sign of zero too), for
+// random JSON numbers of up to 18 digits with and without a fraction or an
+// exponent: those of at most 15 digits without an exponent it computes
+// itself.
+func TestNumberAsParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(b []byte) {
+		t.Helper()
+		want, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		s := cellScanner{b: b}
+		got, ok := s.number()
+		if !ok || s.i != len(b) || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: %v (%x, %v), ParseFloat %v (%x)", b, got, math.Float64bits(got), ok, want, math.Float64bits(want))
+		}
+	}
+	for range 200000 {
+		var b []byte
+		if rng.IntN(3) == 0 {
+			b = append(b, '-')
+		}
+		if rng.IntN(4) == 0 {
+			b = append(b, '0')
+		} else {
+			b = append(b, byte('1'+rng.IntN(9)))
+			for range rng.IntN(10) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(4) > 0 {
+			b = append(b, '.')
+			for range 1 + rng.IntN(8) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(20) == 0 {
+			b = fmt.Appendf(b, "e%d", rng.IntN(40)-20)
+		}
+		check(b)
+	}
+	for _, s := range []string{"-0", "-0.0", "0", "0.1", "0.3", "123456789012345", "1.00000000000001", "999999999999999",
+		"9999999999999999", "0.000000000000001", "1234567890123456789012", "2.5e-3", "1E2"} {
+		check([]byte(s))
+	}
 }
