@@ -2,89 +2,33 @@ package llmbench
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
 
 // decodeDocument reads data into doc exactly as jsondoc.Decode does, but
-// the results array, most of a document (a record of 19 keys per cell),
-// is read by a scanner of its own instead of encoding/json, whose decode
-// was a fifth of the server's CPU per upload (docs/performance.md):
-// encoding/json steps through every byte by its state machine once to
-// check the syntax and again to decode, and fills the records by
-// reflection. scanResults finds the top-level results key and reads its
-// cells there; encoding/json decodes the rest of the document, the array
-// replaced by null. Whenever the scanner meets anything it does not handle
-// as encoding/json would, or the rest does not decode, the whole document
-// is decoded again by jsondoc.Decode: the same records, and the same
-// problem for bad input.
+// by a scanner of its own instead of encoding/json wherever it can, as a
+// fifth of the server's CPU per upload went to encoding/json
+// (docs/performance.md): it steps through every byte by its state
+// machine once to check the syntax and again to decode, and fills the
+// records by reflection. scanDocument reads the top-level object: the
+// results array, most of a document (a record of 19 keys per cell), the
+// metadata and the prefill map itself, and steps over the keys no field
+// of document takes. Only when the document has another of document's
+// keys (the startup diagnostics, the hardware summary, the event log, of
+// 0.7 on) does encoding/json decode the rest of it, the values read here
+// replaced by null. Whenever the scanner meets anything it does not
+// handle as encoding/json would, or the rest does not decode, the whole
+// document is decoded again by jsondoc.Decode: the same records, and the
+// same problem for bad input.
 func decodeDocument(data []byte, doc *document) error {
 	if jsondoc.CheckUTF8(data) == nil {
-		if start, end, cells, ok := scanResults(data); ok {
-			rest := make([]byte, 0, len(data)-(end-start)+len("null"))
-			rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
-			if jsondoc.Decode(rest, doc) == nil {
-				doc.Results = cells
-				return nil
-			}
+		if top, ok := scanDocument(data); ok && top.decode(data, doc) {
+			return nil
 		}
 	}
 	*doc = document{}
 	return jsondoc.Decode(data, doc)
-}
-
-// scanResults finds the value of the top-level key results of a JSON
-// object, data[start:end], and reads it as encoding/json would into
-// []cellRec. ok is false unless the document is an object of plain keys
-// with one results key whose value cells reads: a key with an escape, one
-// that matches results only by case and a repeated results are left to
-// encoding/json, which has rules of its own for each.
-func scanResults(data []byte) (start, end int, cells []cellRec, ok bool) {
-	s := cellScanner{b: data}
-	s.space()
-	if !s.byte('{') {
-		return 0, 0, nil, false
-	}
-	s.space()
-	if s.byte('}') {
-		return 0, 0, nil, false // no results
-	}
-	found := false
-	for {
-		s.space()
-		key, ok := s.plainString()
-		if !ok {
-			return 0, 0, nil, false
-		}
-		s.space()
-		if !s.byte(':') {
-			return 0, 0, nil, false
-		}
-		s.space()
-		switch {
-		case string(key) == "results":
-			if found {
-				return 0, 0, nil, false
-			}
-			found, start = true, s.i
-			if cells, ok = s.cells(); !ok {
-				return 0, 0, nil, false
-			}
-			end = s.i
-		case len(key) == len("results") && strings.EqualFold(string(key), "results"):
-			return 0, 0, nil, false
-		case !s.skip(0):
-			return 0, 0, nil, false
-		}
-		s.space()
-		if s.byte('}') {
-			return start, end, cells, found && s.end()
-		}
-		if !s.byte(',') {
-			return 0, 0, nil, false
-		}
-	}
 }
 
 // readCells reads a results value, all of b, as encoding/json reads it
