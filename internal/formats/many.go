@@ -86,7 +86,17 @@ func DedupeKey(p *run.Parsed, data []byte) string {
 	if p.DedupeKey != "" {
 		return p.DedupeKey
 	}
-	return export.DedupeKeyPrefix + SHA256(data)
+	return DedupeKeyHashed(p, SHA256(data))
+}
+
+// DedupeKeyHashed is DedupeKey for a caller that has the document's
+// SHA256 already, sum (its run's source hash): the same key without
+// hashing the bytes a second time.
+func DedupeKeyHashed(p *run.Parsed, sum string) string {
+	if p.DedupeKey != "" {
+		return p.DedupeKey
+	}
+	return export.DedupeKeyPrefix + sum
 }
 
 // SHA256 is the hex SHA-256 of a document, as its source is identified.

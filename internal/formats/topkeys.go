@@ -207,15 +207,25 @@ func (s *scanner) colonAfterKey() bool {
 }
 
 func (s *scanner) space() {
-	for s.i < len(s.d) {
-		switch s.d[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
+	for s.i < len(s.d) && isSpace[s.d[s.i]] {
+		s.i++
 	}
 }
+
+// isSpace marks JSON's white space, a third of a pretty-printed file: one
+// look-up a byte steps over it.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// stringStop marks the bytes of a string str looks at: the closing quote,
+// an escape and the control characters JSON refuses; it steps over the
+// others by this table alone.
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 // literal moves past word when it is next.
 func (s *scanner) literal(word string) bool {
@@ -231,6 +241,12 @@ func (s *scanner) literal(word string) bool {
 func (s *scanner) str() bool {
 	d := s.d
 	for i := s.i + 1; i < len(d); {
+		for i < len(d) && !stringStop[d[i]] {
+			i++
+		}
+		if i == len(d) {
+			break
+		}
 		switch c := d[i]; {
 		case c == '"':
 			s.i = i + 1

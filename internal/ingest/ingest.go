@@ -88,12 +88,13 @@ func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
 	}
 	r := derive(p)
 	r.UploadedAt = now.UTC()
-	r.Source = run.Source{SHA256: formats.SHA256(source), Filename: filename,
+	sum := formats.SHA256(source) // once: the source's hash, and the key of a document without one of its own
+	r.Source = run.Source{SHA256: sum, Filename: filename,
 		ContentType: archive.ContentType(source), Size: int64(len(source))}
 	if u.Account != "" {
 		r.Submitter, r.SubmitterVerified, r.Org = u.Account, true, u.Org
 	}
-	return r, formats.DedupeKey(p, source), source, nil
+	return r, formats.DedupeKeyHashed(p, sum), source, nil
 }
 
 // parse reads the files as one run and returns the source to store with

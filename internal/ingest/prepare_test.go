@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/formats"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -214,5 +215,49 @@ func TestParseMetaProblems(t *testing.T) {
 	}
 	if m.Model.ID != "<script>alert(1)</script>" {
 		t.Errorf("model id %q: text is stored as typed and escaped when shown", m.Model.ID)
+	}
+}
+
+// TestPrepareKeyAsDedupeKey checks that the key Prepare gives, from the
+// source hash it computes once, is formats.DedupeKey's for the same bytes:
+// for a document without a key of its own (the hash), and for two with
+// one (lil-bench's run id; an export's, the hash of the document it was
+// made from), and that the run's source hash is the bytes' SHA-256.
+func TestPrepareKeyAsDedupeKey(t *testing.T) {
+	lil, err := os.ReadFile("../../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _, err := Prepare(seedUpload(t), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed.ID = "abc"
+	exported, err := export.Encode(seed, "http://x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, u := range map[string]Upload{
+		"bench":  seedUpload(t),
+		"lil":    {Files: []archive.File{{Name: "lil_bench_result.json", Data: lil}}},
+		"export": {Files: []archive.File{{Data: exported}}},
+	} {
+		r, key, source, err := prepare(u, time.Now())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p, err := formats.Parse(source)
+		if err != nil {
+			t.Fatalf("%s: the source does not parse: %v", name, err)
+		}
+		if want := formats.DedupeKey(p, source); key != want {
+			t.Errorf("%s: key %q, formats.DedupeKey %q", name, key, want)
+		}
+		if r.Source.SHA256 != formats.SHA256(source) {
+			t.Errorf("%s: source hash %q, want the bytes' %q", name, r.Source.SHA256, formats.SHA256(source))
+		}
+		if own := key != export.DedupeKeyPrefix+r.Source.SHA256; own != (name != "bench") {
+			t.Errorf("%s: key %q against the source hash %q", name, key, r.Source.SHA256)
+		}
 	}
 }

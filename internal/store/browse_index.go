@@ -139,7 +139,7 @@ func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []a
 			}
 		}
 	}
-	return slugs, []any{kinds, named, names}
+	return slugs, []any{textArray(kinds), textArray(named), textArray(names)}
 }
 
 // browseRowArgs are the browse index's columns of r's runs row, as
@@ -208,18 +208,21 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 	sh := shapeFor(len(ids))
 	b.Queue(nameIdentitiesSQL, names...)
 	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
-	best := newBestMaps()
-	for i, r := range runs {
-		offerCells(best, ids[i], r, uploaded[i])
-	}
-	for i, t := range bestTables {
-		switch {
-		case len(best[i]) == 0:
-		case len(ids) == 1:
-			offers := oneRunOffers(best[i])
-			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
-		default:
-			b.Queue(t.offer, t.offerBestArgs(best[i])...)
+	if len(ids) == 1 {
+		for i, offers := range runOffers(ids[0], runs[0], uploaded[0]) {
+			if t := bestTables[i]; len(offers) > 0 {
+				b.Queue(t.offerOne.sql(len(offers)), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
+			}
+		}
+	} else {
+		best := newBestMaps()
+		for i, r := range runs {
+			offerCells(best, ids[i], r, uploaded[i])
+		}
+		for i, t := range bestTables {
+			if len(best[i]) > 0 {
+				b.Queue(t.offer, t.offerBestArgs(best[i])...)
+			}
 		}
 	}
 	b.Queue(sh.countRunsSQL(), which, 1)

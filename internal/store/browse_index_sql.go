@@ -295,7 +295,7 @@ func (t bestTable) offerOneArgs(offers []bestOffer, skip []bool, epoch int64) []
 	if t.extra != "" {
 		args = append(args, k.extra)
 	}
-	return append(args, skip, epoch)
+	return append(args, boolArray(skip), epoch)
 }
 
 // offerBestArgs are t.offer's parameters for the cells in best.

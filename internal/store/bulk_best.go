@@ -67,11 +67,22 @@ func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
 
 // offerCells keeps in best, for each table of bestTables, the rankable
 // cells of fresh run r (stored under id at uploaded) that beat the best
-// kept so far: bestTable.cellsSelect's rule in Go (a fresh run is not
+// kept so far (eachOffer).
+func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
+	eachOffer(id, r, uploaded, func(j int, k bestKey, row bestRow) {
+		if old, ok := best[j][k]; !ok || row.better(old) {
+			best[j][k] = row
+		}
+	})
+}
+
+// eachOffer calls offer with each rankable cell of fresh run r (stored
+// under id at uploaded) and metric, once for each table of bestTables (j)
+// that ranks it: bestTable.cellsSelect's rule in Go (a fresh run is not
 // hidden; quick runs and runs above the bound never rank; versionBests
 // keeps runs that name a version, submitterBests those that name a proven
 // submitter).
-func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
+func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k bestKey, row bestRow)) {
 	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
 		return
 	}
@@ -100,12 +111,58 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 				if k.extra = extras[j]; t.extra != "" && k.extra == "" {
 					continue
 				}
-				if old, ok := best[j][k]; !ok || row.better(old) {
-					best[j][k] = row
-				}
+				offer(j, k, row)
 			}
 		}
 	}
+}
+
+// runOffers are the offers of fresh run r alone to each table of
+// bestTables (an upload's), as offerCells keeps them and oneRunOffers
+// lists them, in no order, without either's map: when no two of r's cells
+// share a context and concurrency, no key is offered twice (the metrics
+// of one cell differ), so every offer is kept as it comes. A run whose
+// cells do share one goes by the maps.
+func runOffers(id string, r *run.Run, uploaded time.Time) [][]bestOffer {
+	out := make([][]bestOffer, len(bestTables))
+	if !distinctPoints(r.Decode) {
+		best := newBestMaps()
+		offerCells(best, id, r, uploaded)
+		for j := range out {
+			out[j] = oneRunOffers(best[j])
+		}
+		return out
+	}
+	n := make([]int, len(bestTables))
+	eachOffer(id, r, uploaded, func(j int, _ bestKey, _ bestRow) { n[j]++ })
+	for j := range out {
+		out[j] = make([]bestOffer, 0, n[j])
+	}
+	eachOffer(id, r, uploaded, func(j int, k bestKey, row bestRow) { out[j] = append(out[j], bestOffer{k, row}) })
+	return out
+}
+
+// distinctPoints says no two cells share a context and concurrency.
+func distinctPoints(cells []run.DecodeCell) bool {
+	if len(cells) > 128 {
+		seen := make(map[[2]int]bool, len(cells))
+		for i := range cells {
+			p := [2]int{cells[i].Context, cells[i].Concurrency}
+			if seen[p] {
+				return false
+			}
+			seen[p] = true
+		}
+		return true
+	}
+	for i := range cells {
+		for j := range i {
+			if cells[i].Context == cells[j].Context && cells[i].Concurrency == cells[j].Concurrency {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // extraOf is the value of t's extra column for fresh run r, whose

@@ -221,7 +221,7 @@ type cellColumn[R any] struct {
 }
 
 // field is the column of rows that at reads from each, as a pgArray.
-func field[R, E any](at func(*R) E) func([]R) any {
+func field[R any, E pgElement](at func(*R) E) func([]R) any {
 	return func(rows []R) any { return newPGArray(rows, at) }
 }
 

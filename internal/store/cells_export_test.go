@@ -72,12 +72,9 @@ func UploadCellStatements(r *run.Run, id string) []UploadStatement {
 		{insertDecodeSQL.sql(len(r.Decode)), cellArgs(id, decodeCellColumns, r.Decode)},
 		{insertPrefillSQL.sql(len(r.Prefill)), cellArgs(id, prefillCellColumns, r.Prefill)},
 	}
-	best := newBestMaps()
-	offerCells(best, id, r, r.UploadedAt)
-	for i, t := range bestTables {
-		if len(best[i]) > 0 {
-			offers := oneRunOffers(best[i])
-			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, make([]bool, len(offers)), 0)})
+	for i, offers := range runOffers(id, r, r.UploadedAt) {
+		if t := bestTables[i]; len(offers) > 0 {
+			out = append(out, UploadStatement{t.offerOne.sql(len(offers)), t.offerOneArgs(offers, make([]bool, len(offers)), 0)})
 		}
 	}
 	return out

@@ -17,8 +17,10 @@ import (
 // a nullable number) goes through reflection, another allocation. The
 // elements at returns are structs of one pointer (pgInt, pgText, …): such
 // a struct fits in an interface as it is, so handing one to pgx allocates
-// nothing, and each implements the pgtype valuer its codec asks for.
-type pgArray[R, E any] struct {
+// nothing, and each implements the pgtype valuer its codec asks for. On
+// the Store's own connections a pgArray skips pgx's element-by-element
+// encoder altogether and writes its binary form itself (pgarray_binary.go).
+type pgArray[R any, E pgElement] struct {
 	rows []R
 	at   func(*R) E
 	dims [1]pgtype.ArrayDimension
@@ -26,7 +28,7 @@ type pgArray[R, E any] struct {
 
 // newPGArray is rows as an array of what at gives for each; nil rows are
 // a NULL array, as pgx sends a nil slice.
-func newPGArray[R, E any](rows []R, at func(*R) E) *pgArray[R, E] {
+func newPGArray[R any, E pgElement](rows []R, at func(*R) E) *pgArray[R, E] {
 	return &pgArray[R, E]{rows: rows, at: at, dims: [1]pgtype.ArrayDimension{{Length: int32(len(rows)), LowerBound: 1}}}
 }
 

@@ -101,7 +101,8 @@ func outcome(err error) string {
 }
 
 // checkShapeBefore is CheckShape as it was, one byte at a time with its
-// string state: the reference the faster scan must agree with.
+// string state, each object's keys in a map of its own (addKeyBefore):
+// the reference the faster scan must agree with.
 func checkShapeBefore(data []byte) error {
 	sh := shape{data: data}
 	inString, escaped, strStart := false, false, 0
@@ -120,7 +121,7 @@ func checkShapeBefore(data []byte) error {
 			case b == '"':
 				inString = false
 				if top != nil && top.expectKey {
-					if err := sh.addKey(top, strStart+1, i); err != nil {
+					if err := addKeyBefore(data, top, strStart+1, i); err != nil {
 						return err
 					}
 				}
@@ -145,5 +146,20 @@ func checkShapeBefore(data []byte) error {
 			}
 		}
 	}
+	return nil
+}
+
+// addKeyBefore is shape.addKey by a map of every key of c, without the
+// shortcuts of addKey's (the keys compared one by one, keyBit).
+func addKeyBefore(data []byte, c *container, from, end int) error {
+	c.expectKey = false
+	if c.many == nil {
+		c.many = map[string]bool{}
+	}
+	key := string(data[from:end])
+	if c.many[key] {
+		return problem.New(problem.Invalid, PathAt(data, int64(end)), "problem.duplicate_key", map[string]any{"Key": key})
+	}
+	c.many[key] = true
 	return nil
 }

@@ -2,89 +2,33 @@ package llmbench
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
 
 // decodeDocument reads data into doc exactly as jsondoc.Decode does, but
-// the results array, most of a document (a record of 19 keys per cell),
-// is read by a scanner of its own instead of encoding/json, whose decode
-// was a fifth of the server's CPU per upload (docs/performance.md):
-// encoding/json steps through every byte by its state machine once to
-// check the syntax and again to decode, and fills the records by
-// reflection. scanResults finds the top-level results key and reads its
-// cells there; encoding/json decodes the rest of the document, the array
-// replaced by null. Whenever the scanner meets anything it does not handle
-// as encoding/json would, or the rest does not decode, the whole document
-// is decoded again by jsondoc.Decode: the same records, and the same
-// problem for bad input.
+// by a scanner of its own instead of encoding/json wherever it can, as a
+// fifth of the server's CPU per upload went to encoding/json
+// (docs/performance.md): it steps through every byte by its state
+// machine once to check the syntax and again to decode, and fills the
+// records by reflection. scanDocument reads the top-level object: the
+// results array, most of a document (a record of 19 keys per cell), the
+// metadata and the prefill map itself, and steps over the keys no field
+// of document takes. Only when the document has another of document's
+// keys (the startup diagnostics, the hardware summary, the event log, of
+// 0.7 on) does encoding/json decode the rest of it, the values read here
+// replaced by null. Whenever the scanner meets anything it does not
+// handle as encoding/json would, or the rest does not decode, the whole
+// document is decoded again by jsondoc.Decode: the same records, and the
+// same problem for bad input.
 func decodeDocument(data []byte, doc *document) error {
 	if jsondoc.CheckUTF8(data) == nil {
-		if start, end, cells, ok := scanResults(data); ok {
-			rest := make([]byte, 0, len(data)-(end-start)+len("null"))
-			rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
-			if jsondoc.Decode(rest, doc) == nil {
-				doc.Results = cells
-				return nil
-			}
+		if top, ok := scanDocument(data); ok && top.decode(data, doc) {
+			return nil
 		}
 	}
 	*doc = document{}
 	return jsondoc.Decode(data, doc)
-}
-
-// scanResults finds the value of the top-level key results of a JSON
-// object, data[start:end], and reads it as encoding/json would into
-// []cellRec. ok is false unless the document is an object of plain keys
-// with one results key whose value cells reads: a key with an escape, one
-// that matches results only by case and a repeated results are left to
-// encoding/json, which has rules of its own for each.
-func scanResults(data []byte) (start, end int, cells []cellRec, ok bool) {
-	s := cellScanner{b: data}
-	s.space()
-	if !s.byte('{') {
-		return 0, 0, nil, false
-	}
-	s.space()
-	if s.byte('}') {
-		return 0, 0, nil, false // no results
-	}
-	found := false
-	for {
-		s.space()
-		key, ok := s.plainString()
-		if !ok {
-			return 0, 0, nil, false
-		}
-		s.space()
-		if !s.byte(':') {
-			return 0, 0, nil, false
-		}
-		s.space()
-		switch {
-		case string(key) == "results":
-			if found {
-				return 0, 0, nil, false
-			}
-			found, start = true, s.i
-			if cells, ok = s.cells(); !ok {
-				return 0, 0, nil, false
-			}
-			end = s.i
-		case len(key) == len("results") && strings.EqualFold(string(key), "results"):
-			return 0, 0, nil, false
-		case !s.skip(0):
-			return 0, 0, nil, false
-		}
-		s.space()
-		if s.byte('}') {
-			return start, end, cells, found && s.end()
-		}
-		if !s.byte(',') {
-			return 0, 0, nil, false
-		}
-	}
 }
 
 // readCells reads a results value, all of b, as encoding/json reads it
@@ -200,10 +144,14 @@ func (s *cellScanner) keep(v float64) *float64 {
 }
 
 func (s *cellScanner) space() {
-	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
+	for s.i < len(s.b) && isSpace[s.b[s.i]] {
 		s.i++
 	}
 }
+
+// isSpace marks JSON's white space: a pretty-printed file is a third of
+// it, stepped over by one look-up a byte.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 func (s *cellScanner) end() bool {
 	s.space()
@@ -244,7 +192,11 @@ func (s *cellScanner) cell(c *cellRec) bool {
 	for {
 		s.space()
 		key, ok := s.plainString()
-		if !ok || !plainKey(key) {
+		if !ok {
+			return false
+		}
+		field := cellField(key, c)
+		if field == nil && !plainKey(key) {
 			return false
 		}
 		s.space()
@@ -252,7 +204,7 @@ func (s *cellScanner) cell(c *cellRec) bool {
 			return false
 		}
 		s.space()
-		if !s.value(key, c) {
+		if !s.value(field, c) {
 			return false
 		}
 		s.space()
@@ -293,13 +245,13 @@ func plainKey(key []byte) bool {
 	return cellField(lower[:len(key)], &probe) == nil
 }
 
-// value reads key's value into c's field, as encoding/json would: a
-// number or null into a *float64 (null sets it nil), true or false into a
-// bool, a string into a string (null leaves either as it was). An
-// unknown key's value is skipped, whatever it holds (0.7.8 writes arrays
-// of objects under loop_diagnostics).
-func (s *cellScanner) value(key []byte, c *cellRec) bool {
-	field := cellField(key, c)
+// value reads a key's value into field, c's field of that key
+// (cellField), as encoding/json would: a number or null into a *float64
+// (null sets it nil), true or false into a bool, a string into a string
+// (null leaves either as it was). An unknown key's value (a nil field)
+// is skipped, whatever it holds (0.7.8 writes arrays of objects under
+// loop_diagnostics).
+func (s *cellScanner) value(field any, c *cellRec) bool {
 	if field == nil {
 		return s.skip(0)
 	}
@@ -440,36 +392,55 @@ func (s *cellScanner) plainString() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; {
-		case c == '"':
-			v := s.b[start:s.i]
-			s.i++
-			return v, true
-		case c == '\\' || c < 0x20:
-			return nil, false
-		}
+	for s.i < len(s.b) && !stringStop[s.b[s.i]] {
 		s.i++
 	}
-	return nil, false
+	if s.i == len(s.b) || s.b[s.i] != '"' {
+		return nil, false
+	}
+	s.i++
+	return s.b[start : s.i-1], true
 }
 
+// stringStop marks the bytes plainString stops at: the closing quote, a
+// backslash and the control characters JSON does not allow in a string.
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 // number reads a JSON number (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?)
-// as a float64, as encoding/json does; one out of range is refused.
+// as a float64, as encoding/json does (strconv.ParseFloat); one out of
+// range is refused. One of at most 15 digits and no exponent, what a tool
+// writes for most measurements, is computed from the digits as they are
+// read, exactly as ParseFloat would: such a mantissa is below 2^52 and
+// its power of ten at most 10^15, both exact as float64s, and one
+// division of the two is rounded once, correctly; ParseFloat computes
+// exactly that first (its atof64exact). The rest go to ParseFloat.
 func (s *cellScanner) number() (float64, bool) {
 	start := s.i
-	s.byte('-')
+	neg := s.byte('-')
+	var mantissa uint64
+	digits, fraction := 0, 0
 	switch {
 	case s.byte('0'):
+		digits = 1
 	case s.i < len(s.b) && s.b[s.i] >= '1' && s.b[s.i] <= '9':
-		s.digits()
+		digits = s.digitsInto(&mantissa)
 	default:
 		return 0, false
 	}
-	if s.byte('.') && !s.digits() {
-		return 0, false
+	if s.byte('.') {
+		if fraction = s.digitsInto(&mantissa); fraction == 0 {
+			return 0, false
+		}
+		digits += fraction
 	}
-	if s.byte('e') || s.byte('E') {
+	exponent := s.byte('e') || s.byte('E')
+	if exponent {
 		if !s.byte('+') {
 			s.byte('-')
 		}
@@ -480,8 +451,31 @@ func (s *cellScanner) number() (float64, bool) {
 	if s.i < len(s.b) && isWordByte(s.b[s.i]) {
 		return 0, false
 	}
+	if !exponent && digits <= 15 {
+		f := float64(mantissa) / pow10[fraction]
+		if neg {
+			f = -f
+		}
+		return f, true
+	}
 	v, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
 	return v, err == nil
+}
+
+// pow10 are the powers of ten number divides by, each exact.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// digitsInto reads digits as digits does, and returns how many, each
+// added to *m (which past 19 digits overflows: number then reads the
+// digits again with ParseFloat).
+func (s *cellScanner) digitsInto(m *uint64) int {
+	start, v := s.i, *m
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		v = v*10 + uint64(s.b[s.i]-'0')
+		s.i++
+	}
+	*m = v
+	return s.i - start
 }
 
 // digits reads one digit or more.

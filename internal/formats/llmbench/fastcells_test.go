@@ -3,10 +3,12 @@ package llmbench
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,7 +124,26 @@ func TestDecodeDocumentAsJSONDoc(t *testing.T) {
 	for i, doc := range []string{`{"results": 5, "results": []}`, `{"results": [], "results": 5}`,
 		`{"Results": [], "results": [{"concurrency": "x"}]}`, `{"results": [{"concurrency": 1}], "RESULTS": null}`,
 		`{"results": null}`, `{"Results": [{"ttft_p50": 2}]}`, `{"results": [{"concurrency": 1e999}]}`, `{}`, `null`,
-		`[]`, `{"results": [{"concurrency": 1}], "metadata": {"version": 7}}`, `{"results": [{"concurrency": 1}]`} {
+		`[]`, `{"results": [{"concurrency": 1}], "metadata": {"version": 7}}`, `{"results": [{"concurrency": 1}]`,
+		// The metadata and the prefill map, read by scanDocument too.
+		`{"metadata": null}`, `{"metadata": {}}`, `{"metadata": 5}`, `{"metadata": [], "results": []}`,
+		`{"metadata": {"version": null, "mode": null, "prefill_only": null, "metrics_available": null, "duration_per_test": null}}`,
+		`{"metadata": {"version": "1", "version": null, "engine": "a", "engine": "b", "max_tokens": 1, "max_tokens": 2.5}}`,
+		`{"metadata": {"concurrency_levels": [], "context_lengths": null}}`, `{"metadata": {"context_lengths": [1, null]}}`,
+		`{"metadata": {"context_lengths": [1, 2], "context_lengths": [3]}}`, `{"metadata": {"Version": "x", "ENGINE": "y"}}`,
+		`{"metadata": {"model": "a\"b"}}`, `{"metadata": {"model": 1}}`, `{"metadata": {"prefill_only": "yes"}}`,
+		`{"metadata": {"metrics_available": false, "prefill_only": true, "other": {"x": [1, "\u00e9"]}}}`,
+		`{"metadata": {"max_tokens": 1e999}}`, `{"metadata": {"max_tokens": -0}}`, `{"metadata": {"timeſtamp": "x"}}`,
+		`{"Metadata": {"engine": "x"}}`, `{"metadata": {"engine": "x"}, "METADATA": {"model": "y"}}`,
+		`{"metadata": {"engine": "x"}, "metadata": {"model": "y"}}`, `{"meta\u0064ata": {"engine": "x"}}`,
+		`{"prefill": null}`, `{"prefill": {}}`, `{"prefill": []}`, `{"prefill": {"8192": null, "x": 5}}`,
+		`{"prefill": {"8192": null}}`, `{"prefill": {"1": {"tok_per_sec": 1}, "1": {"samples": 2}}}`,
+		`{"prefill": {"1": {"TOK_PER_SEC": 1, "ttft_seconds": null, "method": "m"}}}`, `{"prefill": {"1": {"samples": "1"}}}`,
+		`{"Prefill": {"1": {}}}`, `{"prefill": {"a\"b": {}}}`, `{"prefill": {"1": {}}, "prefill": {"2": {}}}`,
+		`{"reſults": [{"concurrency": 1}], "results": []}`, `{"summary_table": [1, {"a": null}], "results": []}`,
+		`{"event_log": ["a"], "metadata": {"engine": "x"}, "results": [{"concurrency": 1}], "Event_Log": null}`,
+		`{"startup_diagnostics": {"uname": "u", "nvidia_smi_query": {"returncode": 1.5}}, "prefill": {"1": {}}}`,
+		`{"hardware_run_summary": {"gpu_count": 2}, "metadata": {"engine": "x"}}`} {
 		docs[fmt.Sprintf("trap %d", i)] = []byte(doc)
 	}
 	for name, doc := range docs {
@@ -140,10 +161,12 @@ func TestDecodeDocumentAsJSONDoc(t *testing.T) {
 		if len(doc) == 0 || len(doc) > 64<<10 {
 			continue // the large ones only whole: each decode of them is slow
 		}
-		for range 20 {
+		for range 40 {
 			b := []byte(string(doc))
-			if i := strings.Index(string(b), `"results"`); i >= 0 && rng.IntN(2) == 0 {
-				b[i+1+rng.IntN(7)] &^= 0x20 // a results key matched by case only
+			for _, key := range []string{`"results"`, `"metadata"`, `"prefill"`, `"engine"`, `"tok_per_sec"`} {
+				if i := strings.Index(string(b), key); i >= 0 && rng.IntN(4) == 0 {
+					b[i+1+rng.IntN(len(key)-2)] &^= 0x20 // a key matched by case only
+				}
 			}
 			const alphabet = ` {}[],:"1.eE-tn`
 			b[rng.IntN(len(b))] = alphabet[rng.IntN(len(alphabet))]
@@ -165,6 +188,9 @@ func FuzzDecodeDocument(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"results": [{"concurrency": 1, "x": [{"y": "\u00e9"}]}, null], "metadata": {}}`))
+	f.Add([]byte(`{"metadata": {"version": "0.8.0", "engine": "vllm", "prefill_only": false, "max_tokens": 8192,
+		"metrics_available": true, "concurrency_levels": [1, 2], "context_lengths": []}, "event_log": ["x"],
+		"prefill": {"8192": {"ttft_seconds": 3.7, "tok_per_sec": 2186.0, "samples": 1, "method": "m"}, "1": null}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got, want document
 		gerr, werr := decodeDocument(data, &got), jsondoc.Decode(data, &want)
@@ -175,4 +201,74 @@ func FuzzDecodeDocument(f *testing.F) {
 			t.Fatalf("decoded\n%+v\nwant\n%+v", got, want)
 		}
 	})
+}
+
+// TestNumberAsParseFloat wants cellScanner.number to give
+// strconv.ParseFloat's float64, bit for bit (the sign of zero too), for
+// random JSON numbers of up to 18 digits with and without a fraction or an
+// exponent: those of at most 15 digits without an exponent it computes
+// itself.
+func TestNumberAsParseFloat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	check := func(b []byte) {
+		t.Helper()
+		want, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		s := cellScanner{b: b}
+		got, ok := s.number()
+		if !ok || s.i != len(b) || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: %v (%x, %v), ParseFloat %v (%x)", b, got, math.Float64bits(got), ok, want, math.Float64bits(want))
+		}
+	}
+	for range 200000 {
+		var b []byte
+		if rng.IntN(3) == 0 {
+			b = append(b, '-')
+		}
+		if rng.IntN(4) == 0 {
+			b = append(b, '0')
+		} else {
+			b = append(b, byte('1'+rng.IntN(9)))
+			for range rng.IntN(10) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(4) > 0 {
+			b = append(b, '.')
+			for range 1 + rng.IntN(8) {
+				b = append(b, byte('0'+rng.IntN(10)))
+			}
+		}
+		if rng.IntN(20) == 0 {
+			b = fmt.Appendf(b, "e%d", rng.IntN(40)-20)
+		}
+		check(b)
+	}
+	for _, s := range []string{"-0", "-0.0", "0", "0.1", "0.3", "123456789012345", "1.00000000000001", "999999999999999",
+		"9999999999999999", "0.000000000000001", "1234567890123456789012", "2.5e-3", "1E2"} {
+		check([]byte(s))
+	}
+}
+
+// TestScanDocumentReadsSamples: the seed run and the tool's sample of
+// 0.2.0 are read by scanDocument without encoding/json, and the samples
+// of 0.4.18 and 0.7.8, which have startup diagnostics and an event log,
+// with encoding/json for those (else the fast path would never
+// be taken, and the tests above would compare jsondoc.Decode with itself).
+func TestScanDocumentReadsSamples(t *testing.T) {
+	for name, rest := range map[string]bool{"../../demo/runs/seed-rtx3060.bench.json": false,
+		"../../../testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json":  false,
+		"../../../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json": true,
+		"../../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json":  true} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, ok := scanDocument(b)
+		if !ok || sc.rest != rest || sc.read != readMetadata|readPrefill|readResults {
+			t.Errorf("%s: read %v, keys %b, rest %v; want keys 111, rest %v", name, ok, sc.read, sc.rest, rest)
+		}
+	}
 }
