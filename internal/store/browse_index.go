@@ -201,13 +201,21 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 // with u nil (a batch, a restore) every offer goes.
 func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	_, names := identityArgs(runs)
+	b.Queue(nameIdentitiesSQL, names...)
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
+	queueOffersAndCounts(b, ids, runs, uploaded, u)
+}
+
+// queueOffersAndCounts queues queueIndexNewRuns' statements past bestLock,
+// which the transaction holds by then: the offers to the tables of bests,
+// the counts and the offer to the history. An upload of one run queues it
+// after uploadWrites, which names the run's identities and takes the lock.
+func queueOffersAndCounts(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	which := any(ids)
 	if len(ids) == 1 {
 		which = ids[0]
 	}
 	sh := shapeFor(len(ids))
-	b.Queue(nameIdentitiesSQL, names...)
-	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
 	best := newBestMaps()
 	for i, r := range runs {
 		offerCells(best, ids[i], r, uploaded[i])

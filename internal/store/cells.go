@@ -288,6 +288,23 @@ func (c cellsInsert) sql(rows int) string {
 	return c.unnest
 }
 
+// cellsForm is which text of a cellsInsert writes rows rows: 0 none (no
+// statement), 1 indexed, 2 unnest (form).
+func cellsForm(rows int) int {
+	switch {
+	case rows == 0:
+		return 0
+	case rows <= indexedRows:
+		return 1
+	}
+	return 2
+}
+
+// form is c's text of the form cellsForm numbers ("" for 0).
+func (c cellsInsert) form(f int) string {
+	return [...]string{"", c.indexed, c.unnest}[f]
+}
+
 // cellArgs are insertCellsSQL's parameters for rows of run runID.
 func cellArgs[R any](runID string, columns []cellColumn[R], rows []R) []any {
 	args := make([]any, 1+len(columns))

@@ -14,8 +14,11 @@ import (
 // boxed value per column), under insertID by queueInsertCells, the upload's
 // statements over arrays read in place (by subscript, for r's few rows),
 // and under unnestID by the same statements' unnest text, what a run of
-// more than indexedRows rows takes.
-func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, unnestID string) error {
+// more than indexedRows rows takes; then under each of uploadIDs[0] and
+// [1] by uploadWrites, the statement an upload sends, in its text by
+// subscript and by unnest, with source as the run's source.
+func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, unnestID string, uploadIDs [2]string,
+	source []byte) error {
 	if len(r.Decode) > indexedRows || len(r.Prefill) > indexedRows {
 		return fmt.Errorf("%d cells, %d prefill rows: more than the %d read by subscript", len(r.Decode), len(r.Prefill), indexedRows)
 	}
@@ -30,6 +33,10 @@ func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, inser
 		queueInsertCells(b, insertID, r)
 		b.Queue(insertDecodeSQL.unnest, cellArgs(unnestID, decodeCellColumns, r.Decode)...)
 		b.Queue(insertPrefillSQL.unnest, cellArgs(unnestID, prefillCellColumns, r.Prefill)...)
+		sql, args := uploadWrites(uploadIDs[0], source, r)
+		b.Queue(sql, args...)
+		_, args = uploadWrites(uploadIDs[1], source, r)
+		b.Queue(uploadWritesSQL[2][2], args...)
 		return tx.SendBatch(ctx, b).Close()
 	})
 }
@@ -65,13 +72,12 @@ type UploadStatement struct {
 }
 
 // UploadCellStatements are the statements an upload sends for run r, its
-// id id: the inserts of its decode cells and prefill rows and its offers
-// to each table of bests it has cells for.
+// id id, that read its cells' arrays: uploadWrites (its source, decode
+// cells, prefill rows, names and bestLock) and its offers to each table of
+// bests it has cells for.
 func UploadCellStatements(r *run.Run, id string) []UploadStatement {
-	out := []UploadStatement{
-		{insertDecodeSQL.sql(len(r.Decode)), cellArgs(id, decodeCellColumns, r.Decode)},
-		{insertPrefillSQL.sql(len(r.Prefill)), cellArgs(id, prefillCellColumns, r.Prefill)},
-	}
+	sql, args := uploadWrites(id, []byte("s"), r)
+	out := []UploadStatement{{sql, args}}
 	best := newBestMaps()
 	offerCells(best, id, r, r.UploadedAt)
 	for i, t := range bestTables {

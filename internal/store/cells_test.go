@@ -21,7 +21,8 @@ import (
 // (arrays by column, each element read in place from the cells) writes
 // exactly the rows COPY writes from the cells' values one by one, every
 // column of both tables, NULLs included, and that they read back as the
-// cells written.
+// cells written. The upload's one statement of its own rows (uploadWrites)
+// writes them too, by subscript and by unnest, with the run's source.
 func TestCellArgsMatchRows(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
@@ -33,17 +34,32 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
 		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
-	if err := store.WriteCellsEveryWay(ctx, s, r, "by-copy", "by-insert", "by-unnest"); err != nil {
+	source := []byte(`{"a": "source"}`)
+	if err := store.WriteCellsEveryWay(ctx, s, r, "by-copy", "by-insert", "by-unnest", [2]string{"by-upload", "by-upload-unnest"},
+		source); err != nil {
 		t.Fatal(err)
 	}
 	conn := rawConn(t, url)
+	for _, id := range []string{"by-upload", "by-upload-unnest"} {
+		var body []byte
+		if err := conn.QueryRow(ctx, `SELECT body FROM run_sources WHERE run_id = $1`, id).Scan(&body); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if string(body) != string(source) {
+			t.Errorf("%s: source %q, want %q", id, body, source)
+		}
+	}
+	var names int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM identities`).Scan(&names); err != nil || names < 3 {
+		t.Errorf("%d identities named (%v), want the run's", names, err)
+	}
 	for _, table := range []string{"decode_cells", "prefill_rows"} {
 		byCopy := tableRows(t, conn, table, "by-copy")
 		want := len(r.Decode)
 		if table == "prefill_rows" {
 			want = len(r.Prefill)
 		}
-		for _, id := range []string{"by-insert", "by-unnest"} {
+		for _, id := range []string{"by-insert", "by-unnest", "by-upload", "by-upload-unnest"} {
 			byInsert := tableRows(t, conn, table, id)
 			if len(byInsert) != want {
 				t.Errorf("%s, %s: %d rows inserted, want %d", table, id, len(byInsert), want)
@@ -147,8 +163,8 @@ func TestUploadCellStatementsKeepTheirPlan(t *testing.T) {
 			sqls[st.SQL] = true
 		}
 	}
-	if len(sqls) != 4 {
-		t.Fatalf("%d statements, want 4 (cells, prefill rows, two tables of bests)", len(sqls))
+	if len(sqls) != 3 {
+		t.Fatalf("%d statements, want 3 (the run's rows, two tables of bests)", len(sqls))
 	}
 	for sql := range sqls {
 		var generic, custom int64

@@ -106,3 +106,6 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 func (s *Store) LiveLeaderboard(ctx context.Context, lq LeaderQuery) ([]LeaderRow, error) {
 	return s.leaderboard(ctx, lq, true)
 }
+
+// UploadWrites exposes uploadWrites.
+var UploadWrites = uploadWrites

@@ -55,10 +55,10 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// so do the reports of its setup's other versions (history link).
 		c = Change{Site: true, Runs: others, Reset: reset}
 		b := &pgx.Batch{}
-		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
-		queueInsertCells(b, id, r)
+		sql, args := uploadWrites(id, source, r)
+		b.Queue(sql, args...) // source, cells, names, bestLock
 		u := s.bounds.startUpload(epoch)
-		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: names, leaderboard, groups
+		queueOffersAndCounts(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: leaderboard, groups
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
