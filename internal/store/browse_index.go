@@ -208,8 +208,9 @@ func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []t
 
 // queueOffersAndCounts queues queueIndexNewRuns' statements past bestLock,
 // which the transaction holds by then: the offers to the tables of bests,
-// the counts and the offer to the history. An upload of one run queues it
-// after uploadWrites, which names the run's identities and takes the lock.
+// the counts and the offer to the history; for one run, all of them as
+// one statement (offersAndCounts). An upload of one run queues it after
+// uploadWrites, which names the run's identities and takes the lock.
 func queueOffersAndCounts(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	which := any(ids)
 	if len(ids) == 1 {
@@ -220,13 +221,13 @@ func queueOffersAndCounts(b *pgx.Batch, ids []string, runs []*run.Run, uploaded 
 	for i, r := range runs {
 		offerCells(best, ids[i], r, uploaded[i])
 	}
+	if len(ids) == 1 {
+		sql, args := offersAndCounts(ids[0], best, u, runs[0])
+		b.Queue(sql, args...)
+		return
+	}
 	for i, t := range bestTables {
-		switch {
-		case len(best[i]) == 0:
-		case len(ids) == 1:
-			offers := oneRunOffers(best[i])
-			b.Queue(t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
-		default:
+		if len(best[i]) > 0 {
 			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}
 	}

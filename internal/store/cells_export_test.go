@@ -73,18 +73,13 @@ type UploadStatement struct {
 
 // UploadCellStatements are the statements an upload sends for run r, its
 // id id, that read its cells' arrays: uploadWrites (its source, decode
-// cells, prefill rows, names and bestLock) and its offers to each table of
-// bests it has cells for.
+// cells, prefill rows, names and bestLock) and offersAndCounts (its offers
+// to each table of bests it has cells for, its counts and its history).
 func UploadCellStatements(r *run.Run, id string) []UploadStatement {
 	sql, args := uploadWrites(id, []byte("s"), r)
 	out := []UploadStatement{{sql, args}}
 	best := newBestMaps()
 	offerCells(best, id, r, r.UploadedAt)
-	for i, t := range bestTables {
-		if len(best[i]) > 0 {
-			offers := oneRunOffers(best[i])
-			out = append(out, UploadStatement{t.offerOne.sql(len(best[i])), t.offerOneArgs(offers, make([]bool, len(offers)), 0)})
-		}
-	}
-	return out
+	sql, args = offersAndCounts(id, best, nil, r)
+	return append(out, UploadStatement{sql, args})
 }

@@ -52,6 +52,15 @@ func freshHistoryRankable(r *run.Run) bool {
 // and a run that names no engine version, as many uploads do, sends no
 // statement at all.
 func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
+	if args := offerHistoryArgs(which, ids, runs); args != nil {
+		b.Queue(sh.offerHistorySQL(), args...)
+	}
+}
+
+// offerHistoryArgs are offerHistorySQL's parameters for runs (their ids
+// ids, which in the statement's shape), or nil when none of their cells
+// is one a history reads: then nothing is offered.
+func offerHistoryArgs(which any, ids []string, runs []*run.Run) []any {
 	var cellIDs []string
 	var contexts, concurrencies []int
 	var tps []float64
@@ -66,9 +75,10 @@ func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs
 			}
 		}
 	}
-	if len(cellIDs) > 0 {
-		b.Queue(sh.offerHistorySQL(), which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps))
+	if len(cellIDs) == 0 {
+		return nil
 	}
+	return []any{which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps)}
 }
 
 // rebuildHistoryOf derives run id's setup and engine version in both

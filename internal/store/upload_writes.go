@@ -1,7 +1,6 @@
 package store
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -82,17 +81,4 @@ func uploadWrites(id string, source []byte, r *run.Run) (string, []any) {
 	_, names := identityArgs([]*run.Run{r})
 	args = append(append(args, names...), bestLock)
 	return uploadWritesSQL[cellsForm(len(r.Decode))][cellsForm(len(r.Prefill))], args
-}
-
-// placeholder is a parameter in a statement's text.
-var placeholder = regexp.MustCompile(`\$[0-9]+`)
-
-// renumber gives every parameter $n of sql the number to(n), for a
-// statement that becomes part of a larger one. The texts it is given
-// have no dollar quotes.
-func renumber(sql string, to func(n int) int) string {
-	return placeholder.ReplaceAllStringFunc(sql, func(p string) string {
-		n, _ := strconv.Atoi(p[1:])
-		return "$" + strconv.Itoa(to(n))
-	})
 }
