@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -11,17 +10,11 @@ import (
 
 // WriteCellsEveryWay writes r's decode cells and prefill rows three times
 // in one transaction: under copyID by COPY of decodeRow and prefillRow (one
-// boxed value per column), under insertID by queueInsertCells, the upload's
-// statements over arrays read in place (by subscript, for r's few rows),
-// and under unnestID by the same statements' unnest text, what a run of
-// more than indexedRows rows takes; then under each of uploadIDs[0] and
-// [1] by uploadWrites, the statement an upload sends, in its text by
-// subscript and by unnest, with source as the run's source.
-func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, unnestID string, uploadIDs [2]string,
-	source []byte) error {
-	if len(r.Decode) > indexedRows || len(r.Prefill) > indexedRows {
-		return fmt.Errorf("%d cells, %d prefill rows: more than the %d read by subscript", len(r.Decode), len(r.Prefill), indexedRows)
-	}
+// boxed value per column), under insertID by queueInsertCells, the
+// statements over arrays read in place, and under uploadID by
+// uploadWrites, the statement an upload sends, with source as the run's
+// source.
+func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, uploadID string, source []byte) error {
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := copyDecodeCells(ctx, tx, copyID, r.Decode); err != nil {
 			return err
@@ -31,12 +24,8 @@ func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, inser
 		}
 		b := &pgx.Batch{}
 		queueInsertCells(b, insertID, r)
-		b.Queue(insertDecodeSQL.unnest, cellArgs(unnestID, decodeCellColumns, r.Decode)...)
-		b.Queue(insertPrefillSQL.unnest, cellArgs(unnestID, prefillCellColumns, r.Prefill)...)
-		sql, args := uploadWrites(uploadIDs[0], source, r)
+		sql, args := uploadWrites(uploadID, source, r)
 		b.Queue(sql, args...)
-		_, args = uploadWrites(uploadIDs[1], source, r)
-		b.Queue(uploadWritesSQL[2][2], args...)
 		return tx.SendBatch(ctx, b).Close()
 	})
 }
@@ -57,12 +46,6 @@ func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []ru
 	}
 	prefill, err := pgx.CollectRows(rows, scanPrefillRow)
 	return decode, prefill, err
-}
-
-// CellsInsertSQL is the texts queueInsertCells picks from for n decode
-// cells and n prefill rows.
-func CellsInsertSQL(n int) (decode, prefill string) {
-	return insertDecodeSQL.sql(n), insertPrefillSQL.sql(n)
 }
 
 // UploadStatement is one statement of an upload with its parameters.

@@ -23,21 +23,21 @@ import (
 // hold, so their place in the order does not matter. The offers come in a
 // later statement, whose snapshot is taken after the lock (offerOneSQL).
 
-// uploadWritesSQL holds the texts, by the decode cells' and the prefill
-// rows' form (cellsForm): none, by subscript, by unnest.
-var uploadWritesSQL = func() (t [3][3]string) {
-	for d := range 3 {
-		for p := range 3 {
-			t[d][p] = newUploadWritesSQL(insertDecodeSQL.form(d), len(decodeCellColumns),
-				insertPrefillSQL.form(p), len(prefillCellColumns))
+// uploadWritesSQL holds the texts, by whether the run has decode cells
+// and prefill rows.
+var uploadWritesSQL = func() (t [2][2]string) {
+	texts := [2][2]string{{"", insertDecodeSQL}, {"", insertPrefillSQL}}
+	for d := range 2 {
+		for p := range 2 {
+			t[d][p] = newUploadWritesSQL(texts[0][d], len(decodeCellColumns), texts[1][p], len(prefillCellColumns))
 		}
 	}
 	return t
 }()
 
 // newUploadWritesSQL is uploadWrites' text for the given decode and prefill
-// inserts ("" for none; each a cellsInsert text, run id $1, columns from
-// $2) with their numbers of columns. Parameters: $1 the run's id, $2 its
+// inserts ("" for none; each a newCellsInsertSQL text, run id $1, columns
+// from $2) with their numbers of columns. Parameters: $1 the run's id, $2 its
 // source, then the decode columns, the prefill columns, the three arrays of
 // nameIdentitiesSQL and bestLock.
 func newUploadWritesSQL(decode string, decodeColumns int, prefill string, prefillColumns int) string {
@@ -80,5 +80,5 @@ func uploadWrites(id string, source []byte, r *run.Run) (string, []any) {
 	}
 	_, names := identityArgs([]*run.Run{r})
 	args = append(append(args, names...), bestLock)
-	return uploadWritesSQL[cellsForm(len(r.Decode))][cellsForm(len(r.Prefill))], args
+	return uploadWritesSQL[min(len(r.Decode), 1)][min(len(r.Prefill), 1)], args
 }
