@@ -64,7 +64,15 @@ func (sh runsShape) countCTEs() []cte {
 const countSign = `$2::bigint`
 
 // countedRuns is countRunsSQL's rows n: the runs ($1) by browse group.
+// One run is its group's one row, read without the sort and aggregate
+// that group a batch's runs: nodes every upload's statement would start
+// and end for one row.
 func (sh runsShape) countedRuns() string {
+	if sh.one {
+		return `SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version,
+        quantization_slug, 1::bigint AS runs, (` + historyRankable + `)::integer::bigint AS history_runs
+    FROM runs r WHERE id ` + sh.ids
+	}
 	return `SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
         quantization_slug, count(*) AS runs, count(*) FILTER (WHERE ` + historyRankable + `) AS history_runs
     FROM runs r WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey
