@@ -22,3 +22,11 @@ func BoundedOfferSQL(i int, indexed bool) string {
 	}
 	return bestTables[i].offerOne.unnest
 }
+
+// BoundsEpoch is the epoch s's bounds were learned under, and whether s
+// read one.
+func BoundsEpoch(s *Store) (int64, bool) {
+	s.bounds.mu.Lock()
+	defer s.bounds.mu.Unlock()
+	return s.bounds.epoch, s.bounds.known
+}

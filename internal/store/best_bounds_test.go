@@ -396,3 +396,27 @@ func TestBoundsOutliveARefusedUpload(t *testing.T) {
 		t.Error("after a refused upload the bounds marked nothing: they were dropped")
 	}
 }
+
+// TestUploadReadsTheStoredEpoch: the epoch an upload reads beside its
+// insert is best_epoch's, after each rebuild bumped it: with any other
+// (one off), the bounds would mark offers that the statement then offers
+// anyway, and every upload would probe the tables of bests again.
+func TestUploadReadsTheStoredEpoch(t *testing.T) {
+	s, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn := rawConn(t, dbURL)
+	for i := range 3 {
+		r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, float64(100+i), 100, i)
+		id := mustInsertRun(t, s, r, fmt.Sprintf("epoch-%d", i))
+		var stored int64
+		if err := conn.QueryRow(ctx, `SELECT epoch FROM best_epoch`).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if got, known := store.BoundsEpoch(s); !known || got != stored {
+			t.Errorf("upload %d read epoch %d (known %v), best_epoch holds %d", i, got, known, stored)
+		}
+		if err := s.HideRun(ctx, id); err != nil { // a rebuild: the epoch moves on
+			t.Fatal(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,9 +52,30 @@ const groupCounts = `SELECT model_slug, model_base_slug, hardware_slug, engine_s
 // history's counts are derived again from its runs (rebuildHistoryOf)
 // whenever one is hidden, shown or goes.
 func (sh runsShape) countRunsSQL() string {
-	return countDeltasSQL(`SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
-        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE `+historyRankable+`) AS history_runs
-    FROM runs r WHERE id `+sh.ids+` GROUP BY `+browseGroupKey, `$2::bigint`)
+	return countDeltasSQL(sh.countedRuns(), countSign)
+}
+
+// countCTEs is countRunsSQL in parts (countDeltasCTEs).
+func (sh runsShape) countCTEs() []cte {
+	return countDeltasCTEs(sh.countedRuns(), countSign)
+}
+
+// countSign is countRunsSQL's sign, its parameter $2.
+const countSign = `$2::bigint`
+
+// countedRuns is countRunsSQL's rows n: the runs ($1) by browse group.
+// One run is its group's one row, read without the sort and aggregate
+// that group a batch's runs: nodes every upload's statement would start
+// and end for one row.
+func (sh runsShape) countedRuns() string {
+	if sh.one {
+		return `SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version,
+        quantization_slug, 1::bigint AS runs, (` + historyRankable + `)::integer::bigint AS history_runs
+    FROM runs r WHERE id ` + sh.ids
+	}
+	return `SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
+        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE ` + historyRankable + `) AS history_runs
+    FROM runs r WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey
 }
 
 // countDeltasSQL is countRunsSQL for the rows of n (browse_count_deltas'
@@ -62,25 +84,42 @@ func (sh runsShape) countRunsSQL() string {
 // versions counted, the deltas appended. The bulk load counts its runs
 // with it too, so that every path takes these locks in one order.
 func countDeltasSQL(n, sign string) string {
+	ctes := countDeltasCTEs(n, sign)
+	var with []string
+	for _, c := range ctes[:len(ctes)-1] {
+		with = append(with, c.name+` AS (`+c.sql+`)`)
+	}
 	return `
-WITH n AS (` + n + `),
-g AS (INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
+WITH ` + strings.Join(with, ",\n") + `
+` + ctes[len(ctes)-1].sql
+}
+
+// countDeltasCTEs is countDeltasSQL in parts: the CTEs n, g, h and s in
+// the order of its text, then the insert of the deltas, its main
+// statement. They run in this order: the deltas, then s (which reads h to
+// its end: history_versions, then history_setups), then g
+// (browse_groups), the order a statement runs data-modifying CTEs that
+// its main query does not read; an upload that sends them in one
+// statement with others keeps it (offersAndCountsSQL).
+func countDeltasCTEs(n, sign string) []cte {
+	return []cte{{name: "n", sql: n},
+		{name: "g", sql: `INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
     SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, 0 FROM n
     WHERE NOT EXISTS (SELECT FROM browse_groups o WHERE (o.model_slug, o.hardware_slug, o.engine_slug, o.engine_version, o.quantization_slug) =
         (n.model_slug, n.hardware_slug, n.engine_slug, n.engine_version, n.quantization_slug))
     ORDER BY ` + browseGroupKey + `
-    ON CONFLICT DO NOTHING),
-h AS (INSERT INTO history_versions ` + historyVersionsColumns + `
+    ON CONFLICT DO NOTHING`},
+		{name: "h", sql: `INSERT INTO history_versions ` + historyVersionsColumns + `
     SELECT ` + historyVersionsKey + `, model_base_slug, 0 FROM n
     WHERE history_runs > 0 AND NOT EXISTS (SELECT FROM history_versions o WHERE (` + historyVersionsKeyOf("o") + `) =
         (` + historyVersionsKeyOf("n") + `))
     ORDER BY ` + historyVersionsKey + `
-    ON CONFLICT DO NOTHING RETURNING ` + historyVersionsKey + `, model_base_slug),
-s AS (INSERT INTO history_setups AS s ` + historySetupsColumns + historySetupsFrom("h") + historySetupsAdd + `)
-INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs,
+    ON CONFLICT DO NOTHING RETURNING ` + historyVersionsKey + `, model_base_slug`},
+		{name: "s", sql: `INSERT INTO history_setups AS s ` + historySetupsColumns + historySetupsFrom("h") + historySetupsAdd},
+		{name: "deltas", sql: `INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs,
     history_runs)
 SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, ` + sign + ` * runs,
-    ` + sign + ` * history_runs FROM n`
+    ` + sign + ` * history_runs FROM n`}}
 }
 
 // identityCountsOf lists rows of browse_groups or browse_count_deltas

@@ -201,28 +201,34 @@ func indexNewRuns(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run,
 // with u nil (a batch, a restore) every offer goes.
 func queueIndexNewRuns(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	_, names := identityArgs(runs)
+	b.Queue(nameIdentitiesSQL, names...)
+	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
+	queueOffersAndCounts(b, ids, runs, uploaded, u)
+}
+
+// queueOffersAndCounts queues queueIndexNewRuns' statements past bestLock,
+// which the transaction holds by then: the offers to the tables of bests,
+// the counts and the offer to the history; for one run, all of them as
+// one statement (offersAndCounts). An upload of one run queues it after
+// uploadWrites, which names the run's identities and takes the lock.
+func queueOffersAndCounts(b *pgx.Batch, ids []string, runs []*run.Run, uploaded []time.Time, u *boundedUpload) {
 	which := any(ids)
 	if len(ids) == 1 {
 		which = ids[0]
 	}
 	sh := shapeFor(len(ids))
-	b.Queue(nameIdentitiesSQL, names...)
-	b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, bestLock)
 	if len(ids) == 1 {
-		for i, offers := range runOffers(ids[0], runs[0], uploaded[0]) {
-			if t := bestTables[i]; len(offers) > 0 {
-				b.Queue(t.offerOne.sql(len(offers)), t.offerOneArgs(offers, u.marks(i, offers), u.epochOr0())...)
-			}
-		}
-	} else {
-		best := newBestMaps()
-		for i, r := range runs {
-			offerCells(best, ids[i], r, uploaded[i])
-		}
-		for i, t := range bestTables {
-			if len(best[i]) > 0 {
-				b.Queue(t.offer, t.offerBestArgs(best[i])...)
-			}
+		sql, args := offersAndCounts(ids[0], runOffers(ids[0], runs[0], uploaded[0]), u, runs[0])
+		b.Queue(sql, args...)
+		return
+	}
+	best := newBestMaps()
+	for i, r := range runs {
+		offerCells(best, ids[i], r, uploaded[i])
+	}
+	for i, t := range bestTables {
+		if len(best[i]) > 0 {
+			b.Queue(t.offer, t.offerBestArgs(best[i])...)
 		}
 	}
 	b.Queue(sh.countRunsSQL(), which, 1)

@@ -37,7 +37,7 @@ func TestOneRunIndexPlansProbeKeys(t *testing.T) {
 			}
 		}
 	}
-	if n != 8 {
-		t.Errorf("%d statements checked, want 8", n)
+	if n != 9 {
+		t.Errorf("%d statements checked, want 9", n)
 	}
 }

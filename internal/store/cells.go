@@ -42,9 +42,9 @@ var decodeCellColumns = []cellColumn[run.DecodeCell]{
 // decodeColumns are the columns of decode_cells, as COPY writes them.
 var decodeColumns = cellColumnNames(decodeCellColumns)
 
-// insertDecodeSQL inserts one run's decode cells (queueInsertCells):
-// its arrays unnested, or read by subscript for up to indexedRows cells.
-var insertDecodeSQL = newCellsInsert("decode_cells", decodeCellColumns)
+// insertDecodeSQL inserts one run's decode cells (queueInsertCells,
+// uploadWrites).
+var insertDecodeSQL = newCellsInsertSQL("decode_cells", decodeCellColumns)
 
 // decodeRow is c as a decode_cells row in decodeColumns' order, for COPY.
 func decodeRow(runID string, c *run.DecodeCell) []any {
@@ -179,7 +179,7 @@ var prefillCellColumns = []cellColumn[run.PrefillRow]{
 var prefillColumns = cellColumnNames(prefillCellColumns)
 
 // insertPrefillSQL inserts one run's prefill rows (queueInsertCells).
-var insertPrefillSQL = newCellsInsert("prefill_rows", prefillCellColumns)
+var insertPrefillSQL = newCellsInsertSQL("prefill_rows", prefillCellColumns)
 
 const selectPrefillSQL = `
 SELECT context, measured_context, status, reason, reason_code,
@@ -233,26 +233,21 @@ func cellColumnNames[R any](columns []cellColumn[R]) []string {
 	return names
 }
 
-// cellsInsert is the insert of one run's rows into a table of cells as
-// one statement over arrays, one per column, the run's id once ($1): for
-// a single run's few dozen cells it can go in a batch with other
-// statements, where a COPY costs a round trip of its own. It has two
-// texts for the same rows (TestCellArgsMatchRows writes both ways), and
-// sql picks one by the number of rows.
+// cellsInsert is an upload's statement over arrays, one per column, of
+// one run's rows, in two texts for the same rows, and sql picks one by the
+// number of rows: the offers to a table of bests (bestTable.offerOneSQL).
 type cellsInsert struct {
 	// unnest reads the arrays by unnest($2, $3, …): a function per array,
 	// each of which PostgreSQL's function scan first copies whole into a
-	// tuple store of its own, 21 for decode_cells' columns.
+	// tuple store of its own.
 	unnest string
 	// indexed reads the first array by unnest WITH ORDINALITY and row i
-	// of the others by subscript: one function, one tuple store. 48
-	// decode cells went in a quarter faster alone, 8 % faster in an
-	// upload under load (docs/performance.md). A subscript of an array
-	// with NULLs or of text walks the array from its start, so the cost
-	// grows with the square of its length: past indexedRows the unnest is
-	// cheaper (a third of the time at 960 cells). The rows come from an
-	// unnest rather than generate_series or generate_subscripts so that
-	// the generic plan, which takes an array parameter for 10 elements, is
+	// of the others by subscript: one function, one tuple store. A
+	// subscript of an array with NULLs or of text walks the array from its
+	// start, so the cost grows with the square of its length: past
+	// indexedRows the unnest is cheaper. The rows come from an unnest
+	// rather than generate_series or generate_subscripts so that the
+	// generic plan, which takes an array parameter for 10 elements, is
 	// costed below the custom plans, which count them: the other way round
 	// PostgreSQL planned the best-cell offer afresh at every upload
 	// (TestUploadCellStatementsKeepTheirPlan).
@@ -263,21 +258,26 @@ type cellsInsert struct {
 // cells the subscripts were still a quarter faster than the unnest.
 const indexedRows = 256
 
-func newCellsInsert[R any](table string, columns []cellColumn[R]) cellsInsert {
-	casts := make([]string, len(columns))
-	at := make([]string, len(columns))
-	at[0] = "u.first"
+// newCellsInsertSQL is the insert of one run's rows into a table of cells
+// as one statement over arrays, one per column, the run's id once ($1):
+// for a single run's few dozen cells it can go with other statements
+// (uploadWrites), where a COPY costs a round trip of its own. The arrays
+// are unnested in its select list, side by side: PostgreSQL steps through
+// them together, one element of each per row, each array walked once.
+// It was two texts, by subscript (up to 256 rows) and by unnest in FROM;
+// this one took 14 % less time than the first for 48 cells and a quarter
+// less than the second for 960 (docs/performance.md). The arrays of a run
+// all have its number of rows. A set-returning function in the select list
+// is costed, in the generic plan, for an array of 10 elements and, in a
+// custom plan, for the array's own length, so the generic plan is kept
+// (TestUploadCellStatementsKeepTheirPlan).
+func newCellsInsertSQL[R any](table string, columns []cellColumn[R]) string {
+	list := make([]string, len(columns))
 	for j, c := range columns {
-		casts[j] = fmt.Sprintf("$%d::%s", j+2, c.array)
-		if j > 0 {
-			at[j] = fmt.Sprintf("(%s)[u.i::integer]", casts[j])
-		}
+		list[j] = fmt.Sprintf("unnest($%d::%s)", j+2, c.array)
 	}
-	insert := `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") + `) SELECT $1::text, `
-	return cellsInsert{
-		unnest:  insert + `* FROM unnest(` + strings.Join(casts, ", ") + `)`,
-		indexed: insert + strings.Join(at, ", ") + ` FROM unnest(` + casts[0] + `) WITH ORDINALITY AS u (first, i)`,
-	}
+	return `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") + `) SELECT $1::text, ` +
+		strings.Join(list, ", ")
 }
 
 // sql is the text that inserts rows rows.
@@ -286,6 +286,20 @@ func (c cellsInsert) sql(rows int) string {
 		return c.indexed
 	}
 	return c.unnest
+}
+
+// cellsForm is which text of a cellsInsert offers rows rows: 1 indexed,
+// 2 unnest (form).
+func cellsForm(rows int) int {
+	if rows <= indexedRows {
+		return 1
+	}
+	return 2
+}
+
+// form is c's text of the form cellsForm numbers.
+func (c cellsInsert) form(f int) string {
+	return [...]string{"", c.indexed, c.unnest}[f]
 }
 
 // cellArgs are insertCellsSQL's parameters for rows of run runID.
@@ -302,9 +316,9 @@ func cellArgs[R any](runID string, columns []cellColumn[R], rows []R) []any {
 // prefill rows under runID, each column read in place from the cells.
 func queueInsertCells(b *pgx.Batch, runID string, r *run.Run) {
 	if len(r.Decode) > 0 {
-		b.Queue(insertDecodeSQL.sql(len(r.Decode)), cellArgs(runID, decodeCellColumns, r.Decode)...)
+		b.Queue(insertDecodeSQL, cellArgs(runID, decodeCellColumns, r.Decode)...)
 	}
 	if len(r.Prefill) > 0 {
-		b.Queue(insertPrefillSQL.sql(len(r.Prefill)), cellArgs(runID, prefillCellColumns, r.Prefill)...)
+		b.Queue(insertPrefillSQL, cellArgs(runID, prefillCellColumns, r.Prefill)...)
 	}
 }

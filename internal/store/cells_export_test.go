@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -11,14 +10,11 @@ import (
 
 // WriteCellsEveryWay writes r's decode cells and prefill rows three times
 // in one transaction: under copyID by COPY of decodeRow and prefillRow (one
-// boxed value per column), under insertID by queueInsertCells, the upload's
-// statements over arrays read in place (by subscript, for r's few rows),
-// and under unnestID by the same statements' unnest text, what a run of
-// more than indexedRows rows takes.
-func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, unnestID string) error {
-	if len(r.Decode) > indexedRows || len(r.Prefill) > indexedRows {
-		return fmt.Errorf("%d cells, %d prefill rows: more than the %d read by subscript", len(r.Decode), len(r.Prefill), indexedRows)
-	}
+// boxed value per column), under insertID by queueInsertCells, the
+// statements over arrays read in place, and under uploadID by
+// uploadWrites, the statement an upload sends, with source as the run's
+// source.
+func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, uploadID string, source []byte) error {
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := copyDecodeCells(ctx, tx, copyID, r.Decode); err != nil {
 			return err
@@ -28,8 +24,8 @@ func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, inser
 		}
 		b := &pgx.Batch{}
 		queueInsertCells(b, insertID, r)
-		b.Queue(insertDecodeSQL.unnest, cellArgs(unnestID, decodeCellColumns, r.Decode)...)
-		b.Queue(insertPrefillSQL.unnest, cellArgs(unnestID, prefillCellColumns, r.Prefill)...)
+		sql, args := uploadWrites(uploadID, source, r)
+		b.Queue(sql, args...)
 		return tx.SendBatch(ctx, b).Close()
 	})
 }
@@ -52,12 +48,6 @@ func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []ru
 	return decode, prefill, err
 }
 
-// CellsInsertSQL is the texts queueInsertCells picks from for n decode
-// cells and n prefill rows.
-func CellsInsertSQL(n int) (decode, prefill string) {
-	return insertDecodeSQL.sql(n), insertPrefillSQL.sql(n)
-}
-
 // UploadStatement is one statement of an upload with its parameters.
 type UploadStatement struct {
 	SQL  string
@@ -65,17 +55,12 @@ type UploadStatement struct {
 }
 
 // UploadCellStatements are the statements an upload sends for run r, its
-// id id: the inserts of its decode cells and prefill rows and its offers
-// to each table of bests it has cells for.
+// id id, that read its cells' arrays: uploadWrites (its source, decode
+// cells, prefill rows, names and bestLock) and offersAndCounts (its offers
+// to each table of bests it has cells for, its counts and its history).
 func UploadCellStatements(r *run.Run, id string) []UploadStatement {
-	out := []UploadStatement{
-		{insertDecodeSQL.sql(len(r.Decode)), cellArgs(id, decodeCellColumns, r.Decode)},
-		{insertPrefillSQL.sql(len(r.Prefill)), cellArgs(id, prefillCellColumns, r.Prefill)},
-	}
-	for i, offers := range runOffers(id, r, r.UploadedAt) {
-		if t := bestTables[i]; len(offers) > 0 {
-			out = append(out, UploadStatement{t.offerOne.sql(len(offers)), t.offerOneArgs(offers, make([]bool, len(offers)), 0)})
-		}
-	}
-	return out
+	sql, args := uploadWrites(id, []byte("s"), r)
+	out := []UploadStatement{{sql, args}}
+	sql, args = offersAndCounts(id, runOffers(id, r, r.UploadedAt), nil, r)
+	return append(out, UploadStatement{sql, args})
 }

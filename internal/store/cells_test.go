@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -21,7 +20,9 @@ import (
 // (arrays by column, each element read in place from the cells) writes
 // exactly the rows COPY writes from the cells' values one by one, every
 // column of both tables, NULLs included, and that they read back as the
-// cells written.
+// cells written. The upload's one statement of its own rows (uploadWrites)
+// writes them too, with the run's source. So does a run of 600 cells and
+// 300 prefill rows, more than any run has today.
 func TestCellArgsMatchRows(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
@@ -33,27 +34,57 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
 		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
-	if err := store.WriteCellsEveryWay(ctx, s, r, "by-copy", "by-insert", "by-unnest"); err != nil {
-		t.Fatal(err)
+	big := seedRun()
+	big.Decode, big.Prefill = nil, nil
+	for j := range 600 {
+		c := trickyDecodeCells()[j%3]
+		c.Context, c.Concurrency = j/8, j%8
+		big.Decode = append(big.Decode, c)
+		if j < 300 {
+			p := r.Prefill[j%len(r.Prefill)]
+			p.Context = j
+			big.Prefill = append(big.Prefill, p)
+		}
 	}
 	conn := rawConn(t, url)
-	for _, table := range []string{"decode_cells", "prefill_rows"} {
-		byCopy := tableRows(t, conn, table, "by-copy")
-		want := len(r.Decode)
-		if table == "prefill_rows" {
-			want = len(r.Prefill)
+	for _, tc := range []struct {
+		name string
+		r    *run.Run
+	}{{"", r}, {"big-", big}} {
+		source := []byte(`{"a": "source of ` + tc.name + `"}`)
+		copyID, insertID, uploadID := tc.name+"by-copy", tc.name+"by-insert", tc.name+"by-upload"
+		if err := store.WriteCellsEveryWay(ctx, s, tc.r, copyID, insertID, uploadID, source); err != nil {
+			t.Fatal(err)
 		}
-		for _, id := range []string{"by-insert", "by-unnest"} {
-			byInsert := tableRows(t, conn, table, id)
-			if len(byInsert) != want {
-				t.Errorf("%s, %s: %d rows inserted, want %d", table, id, len(byInsert), want)
+		var body []byte
+		if err := conn.QueryRow(ctx, `SELECT body FROM run_sources WHERE run_id = $1`, uploadID).Scan(&body); err != nil {
+			t.Fatalf("%s: %v", uploadID, err)
+		}
+		if string(body) != string(source) {
+			t.Errorf("%s: source %q, want %q", uploadID, body, source)
+		}
+		for _, table := range []string{"decode_cells", "prefill_rows"} {
+			byCopy := tableRows(t, conn, table, copyID)
+			want := len(tc.r.Decode)
+			if table == "prefill_rows" {
+				want = len(tc.r.Prefill)
 			}
-			if !slices.Equal(byInsert, byCopy) {
-				t.Errorf("%s, %s: the insert wrote\n%q\nCOPY wrote\n%q", table, id, byInsert, byCopy)
+			for _, id := range []string{insertID, uploadID} {
+				byInsert := tableRows(t, conn, table, id)
+				if len(byInsert) != want {
+					t.Errorf("%s, %s: %d rows inserted, want %d", table, id, len(byInsert), want)
+				}
+				if !slices.Equal(byInsert, byCopy) {
+					t.Errorf("%s, %s: the insert wrote\n%q\nCOPY wrote\n%q", table, id, byInsert, byCopy)
+				}
 			}
 		}
 	}
-	decode, prefill, err := store.ReadCells(ctx, s, "by-insert")
+	var names int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM identities`).Scan(&names); err != nil || names < 3 {
+		t.Errorf("%d identities named (%v), want the run's", names, err)
+	}
+	decode, prefill, err := store.ReadCells(ctx, s, "by-upload")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,21 +94,6 @@ func TestCellArgsMatchRows(t *testing.T) {
 	}
 	if !reflect.DeepEqual(prefill, r.Prefill) {
 		t.Errorf("prefill rows read back\n%+v\nwant\n%+v", prefill, r.Prefill)
-	}
-}
-
-// TestCellsInsertByRows checks which text inserts a run's rows: by
-// subscript up to 256 of them, whose cost grows with the square of their
-// number, by unnest past that.
-func TestCellsInsertByRows(t *testing.T) {
-	for _, n := range []int{1, 48, 256, 257, 5000} {
-		decode, prefill := store.CellsInsertSQL(n)
-		indexed := n <= 256
-		for _, sql := range []string{decode, prefill} {
-			if got := strings.Contains(sql, "WITH ORDINALITY"); got != indexed {
-				t.Errorf("%d rows: by subscript %v, want %v:\n%s", n, got, indexed, sql)
-			}
-		}
 	}
 }
 
@@ -147,8 +163,8 @@ func TestUploadCellStatementsKeepTheirPlan(t *testing.T) {
 			sqls[st.SQL] = true
 		}
 	}
-	if len(sqls) != 4 {
-		t.Fatalf("%d statements, want 4 (cells, prefill rows, two tables of bests)", len(sqls))
+	if len(sqls) != 2 {
+		t.Fatalf("%d statements, want 2 (the run's rows; offers and counts)", len(sqls))
 	}
 	for sql := range sqls {
 		var generic, custom int64

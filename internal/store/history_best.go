@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -36,15 +37,37 @@ func historyCell(c *run.DecodeCell) bool {
 	return c.Status == run.Valid && c.TotalTPS != nil && *c.TotalTPS > 0
 }
 
+// freshHistoryRankable is historyRankable's rule in Go for a run being
+// stored, which is not hidden: its runs row will hold r's engine version,
+// its above-bound flag and its profile (insertRun, browseRowArgs).
+func freshHistoryRankable(r *run.Run) bool {
+	return r.Engine.Version != "" && r.Profile != "quick" && !slices.Contains(r.Flags, run.FlagAboveBound)
+}
+
 // queueOfferHistory queues, on b, the offer of fresh runs' cells to
 // history_cells, in sh's shape (which names the runs by which, their ids).
 // In indexNewRuns' batch, after the browse groups (the lock order of
-// browse_index.go).
+// browse_index.go). Only the cells of runs a history reads are sent
+// (freshHistoryRankable): the statement would find nothing for the others,
+// and a run that names no engine version, as many uploads do, sends no
+// statement at all.
 func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
+	if args := offerHistoryArgs(which, ids, runs); args != nil {
+		b.Queue(sh.offerHistorySQL(), args...)
+	}
+}
+
+// offerHistoryArgs are offerHistorySQL's parameters for runs (their ids
+// ids, which in the statement's shape), or nil when none of their cells
+// is one a history reads: then nothing is offered.
+func offerHistoryArgs(which any, ids []string, runs []*run.Run) []any {
 	var cellIDs []string
 	var contexts, concurrencies []int
 	var tps []float64
 	for i, r := range runs {
+		if !freshHistoryRankable(r) {
+			continue
+		}
 		for j := range r.Decode {
 			if c := &r.Decode[j]; historyCell(c) {
 				cellIDs, tps = append(cellIDs, ids[i]), append(tps, *c.TotalTPS)
@@ -52,9 +75,10 @@ func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs
 			}
 		}
 	}
-	if len(cellIDs) > 0 {
-		b.Queue(sh.offerHistorySQL(), which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps))
+	if len(cellIDs) == 0 {
+		return nil
 	}
+	return []any{which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps)}
 }
 
 // rebuildHistoryOf derives run id's setup and engine version in both

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -34,9 +33,9 @@ type bulkHistory struct {
 }
 
 // offer keeps a stored run's history cells where they beat the best so far
-// and counts it: historyRankable's rule in Go (a fresh run is not hidden).
+// and counts it, when it is one a history reads (freshHistoryRankable).
 func (h *bulkHistory) offer(id string, r *run.Run, uploaded time.Time) {
-	if r.Engine.Version == "" || r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
+	if !freshHistoryRankable(r) {
 		return
 	}
 	if h.cells == nil {

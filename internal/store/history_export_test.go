@@ -92,3 +92,9 @@ func HistoryWriteParams(i int) string {
 	}
 	return `'a'`
 }
+
+// FreshHistoryRankable exposes freshHistoryRankable; HistoryRankable is
+// the SQL rule it mirrors, on runs r.
+var FreshHistoryRankable = freshHistoryRankable
+
+const HistoryRankable = historyRankable

@@ -203,3 +203,49 @@ func TestHistoryTablesMatchRuns(t *testing.T) {
 		t.Errorf("the kept tables differ from a rebuild from every run:\nkept:\n%s\nrebuilt:\n%s", before, after)
 	}
 }
+
+// TestFreshHistoryRankableMatchesSQL stores runs of every kind a history
+// leaves out (no engine version, quick, above the bound) and others, and
+// wants the Go rule an upload uses to skip the offer of its cells to agree
+// with the SQL rule on the stored rows, run by run: were the Go rule
+// narrower, an upload would leave out cells a history shows.
+func TestFreshHistoryRankableMatchesSQL(t *testing.T) {
+	s, dbURL := dbtest.New(t)
+	ctx := context.Background()
+	conn := rawConn(t, dbURL)
+	rng := rand.New(rand.NewPCG(3, 5))
+	want := map[string]bool{}
+	kinds := map[bool]int{}
+	for i := range 60 {
+		r := historyRun(rng, i)
+		r.Submitter = ""
+		id := mustInsertRun(t, s, r, fmt.Sprintf("fr%d", i))
+		want[id] = store.FreshHistoryRankable(r)
+		kinds[want[id]]++
+	}
+	if kinds[true] < 10 || kinds[false] < 10 {
+		t.Fatalf("%v runs rankable or not; the fixture should make both", kinds)
+	}
+	rows, _ := conn.Query(ctx, `SELECT r.id, `+store.HistoryRankable+` FROM runs r`)
+	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (struct {
+		id string
+		ok bool
+	}, error) {
+		var v struct {
+			id string
+			ok bool
+		}
+		return v, row.Scan(&v.id, &v.ok)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d runs stored, want %d", len(got), len(want))
+	}
+	for _, g := range got {
+		if g.ok != want[g.id] {
+			t.Errorf("run %s: SQL says rankable %v, Go %v", g.id, g.ok, want[g.id])
+		}
+	}
+}

@@ -55,10 +55,10 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// so do the reports of its setup's other versions (history link).
 		c = Change{Site: true, Runs: others, Reset: reset}
 		b := &pgx.Batch{}
-		b.Queue(`INSERT INTO run_sources (run_id, body) VALUES ($1, $2)`, id, source)
-		queueInsertCells(b, id, r)
+		sql, args := uploadWrites(id, source, r)
+		b.Queue(sql, args...) // source, cells, names, bestLock
 		u := s.bounds.startUpload(epoch)
-		queueIndexNewRuns(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: names, leaderboard, groups
+		queueOffersAndCounts(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: leaderboard, groups
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
@@ -93,18 +93,17 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 // batch. A row that did not go in (the key is stored, maybe by an upload
 // in flight that this one waited for, or another key holds the short id)
 // is settled by insertRunRow. The batch begins the transaction on conn,
-// and reads best_epoch into epoch (bestBounds), before the upload takes
-// bestLock.
+// and the insert reads best_epoch into epoch (bestBounds), before the
+// upload takes bestLock.
 func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey string, uploaded time.Time, epoch *int64) (id string, created bool, others []string, reset bool, err error) {
 	short, _ := runIDs(dedupeKey)
 	b := &pgx.Batch{}
 	b.Queue(beginSQL)
-	b.Queue(`SELECT epoch FROM best_epoch`)
 	check := queueRefuseClaimed(b, r)
 	member := queueRefuseNonMember(b, r)
 	series := queueSeriesOf(b, r)
 	sql, args := insertRun(short, dedupeKey, uploaded, r)
-	b.Queue(sql, args...)
+	b.Queue(insertRunReadingEpoch[sql], args...)
 	br := conn.SendBatch(ctx, b)
 	defer func() {
 		if cerr := br.Close(); err == nil {
@@ -113,9 +112,6 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	}()
 	if _, err = br.Exec(); err != nil { // BEGIN
 		return "", false, nil, false, err
-	}
-	if err = br.QueryRow().Scan(epoch); err != nil {
-		return "", false, nil, false, fmt.Errorf("best epoch: %w", err)
 	}
 	if err = check(br); err != nil {
 		return "", false, nil, false, err
@@ -126,11 +122,11 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	if others, reset, err = series(br); err != nil {
 		return "", false, nil, false, err
 	}
-	tag, err := br.Exec()
-	if err != nil {
+	var inserted int
+	if err = br.QueryRow().Scan(&inserted, epoch); err != nil {
 		return "", false, nil, false, err
 	}
-	if tag.RowsAffected() == 1 {
+	if inserted == 1 {
 		return short, true, others, reset, nil
 	}
 	if err = br.Close(); err != nil {
@@ -138,6 +134,23 @@ func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey st
 	}
 	id, created, err = insertRunRow(ctx, conn, r, dedupeKey, uploaded)
 	return id, created, others, reset, err
+}
+
+// insertRunReadingEpoch is, for each text insertRun returns, the statement
+// that inserts the row and reads best_epoch (bestBounds) in one: the
+// number of rows inserted (0 or 1) and the epoch. The read was a statement
+// of its own; as a subquery of the insert's it is read in the same
+// snapshot, still before the upload takes bestLock.
+var insertRunReadingEpoch = map[string]string{
+	insertRunSQL:           readingEpoch(insertRunSQL),
+	insertUnverifiedRunSQL: readingEpoch(insertUnverifiedRunSQL),
+}
+
+// readingEpoch is insert (an INSERT without RETURNING) as insertRunReadingEpoch
+// sends it.
+func readingEpoch(insert string) string {
+	return `WITH inserted AS (` + insert + ` RETURNING 1)
+SELECT count(*), (SELECT epoch FROM best_epoch) FROM inserted`
 }
 
 // insertRunRow inserts the runs row under the short id, or under the long
