@@ -182,39 +182,10 @@ func isWordByte(c byte) bool {
 
 // cell reads one object into c.
 func (s *cellScanner) cell(c *cellRec) bool {
-	if !s.byte('{') {
-		return false
-	}
-	s.space()
-	if s.byte('}') {
-		return true
-	}
-	for {
-		s.space()
-		key, ok := s.plainString()
-		if !ok {
-			return false
-		}
+	return s.members(func(key []byte) bool {
 		field := cellField(key, c)
-		if field == nil && !plainKey(key) {
-			return false
-		}
-		s.space()
-		if !s.byte(':') {
-			return false
-		}
-		s.space()
-		if !s.value(field, c) {
-			return false
-		}
-		s.space()
-		if s.byte('}') {
-			return true
-		}
-		if !s.byte(',') {
-			return false
-		}
-	}
+		return (field != nil || plainKey(key)) && s.value(field, c)
+	})
 }
 
 // plainKey is a key readCells can match as encoding/json does: an exact

@@ -34,25 +34,8 @@ type scanned struct {
 func scanDocument(data []byte) (sc scanned, ok bool) {
 	s := cellScanner{b: data}
 	s.space()
-	if !s.byte('{') {
-		return sc, false
-	}
-	s.space()
-	if s.byte('}') {
-		return sc, s.end()
-	}
-	for {
-		s.space()
-		key, ok := s.plainString()
-		if !ok {
-			return sc, false
-		}
-		s.space()
-		if !s.byte(':') {
-			return sc, false
-		}
-		s.space()
-		start, bit := s.i, 0
+	ok = s.members(func(key []byte) bool {
+		start, bit, ok := s.i, 0, false
 		switch string(key) {
 		case "metadata":
 			bit, ok = readMetadata, s.metadata(&sc.fields.Metadata)
@@ -64,7 +47,7 @@ func scanDocument(data []byte) (sc scanned, ok bool) {
 		default:
 			switch documentKey(key) {
 			case "metadata", "prefill", "results", "?":
-				return sc, false
+				return false
 			case "":
 			default:
 				sc.rest = true
@@ -72,23 +55,18 @@ func scanDocument(data []byte) (sc scanned, ok bool) {
 			ok = s.skip(0)
 		}
 		if !ok {
-			return sc, false
+			return false
 		}
 		if bit != 0 {
 			if sc.read&bit != 0 {
-				return sc, false // repeated: encoding/json decodes the second into the first
+				return false // repeated: encoding/json decodes the second into the first
 			}
 			sc.read |= bit
 			sc.spans = append(sc.spans, [2]int{start, s.i})
 		}
-		s.space()
-		if s.byte('}') {
-			return sc, s.end()
-		}
-		if !s.byte(',') {
-			return sc, false
-		}
-	}
+		return true
+	})
+	return sc, ok && s.end()
 }
 
 // decode puts what sc read into doc, after encoding/json has decoded the
