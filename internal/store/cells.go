@@ -234,8 +234,9 @@ func cellColumnNames[R any](columns []cellColumn[R]) []string {
 }
 
 // cellsInsert is an upload's statement over arrays, one per column, of
-// one run's rows, in two texts for the same rows, and sql picks one by the
-// number of rows: the offers to a table of bests (bestTable.offerOneSQL).
+// one run's rows, in two texts for the same rows, and cellsForm picks one
+// by the number of rows: the offers to a table of bests
+// (bestTable.offerOneSQL).
 type cellsInsert struct {
 	// unnest reads the arrays by unnest($2, $3, …): a function per array,
 	// each of which PostgreSQL's function scan first copies whole into a
@@ -254,7 +255,7 @@ type cellsInsert struct {
 	indexed string
 }
 
-// indexedRows is the most rows cellsInsert.sql reads by subscript; at 192
+// indexedRows is the most rows an offer reads by subscript (cellsForm); at 192
 // cells the subscripts were still a quarter faster than the unnest.
 const indexedRows = 256
 
@@ -278,14 +279,6 @@ func newCellsInsertSQL[R any](table string, columns []cellColumn[R]) string {
 	}
 	return `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") + `) SELECT $1::text, ` +
 		strings.Join(list, ", ")
-}
-
-// sql is the text that inserts rows rows.
-func (c cellsInsert) sql(rows int) string {
-	if rows <= indexedRows {
-		return c.indexed
-	}
-	return c.unnest
 }
 
 // cellsForm is which text of a cellsInsert offers rows rows: 1 indexed,
