@@ -228,35 +228,11 @@ func (s *cellScanner) value(field any, c *cellRec) bool {
 	}
 	switch f := field.(type) {
 	case **float64:
-		if s.literal("null") {
-			*f = nil
-			return true
-		}
-		v, ok := s.number()
-		if ok {
-			*f = s.keep(v)
-		}
-		return ok
+		return s.optNumber(f)
 	case *bool:
-		switch {
-		case s.literal("null"):
-		case s.literal("true"):
-			*f = true
-		case s.literal("false"):
-			*f = false
-		default:
-			return false
-		}
-		return true
+		return s.boolean(f)
 	case *string:
-		if s.literal("null") {
-			return true
-		}
-		v, ok := s.plainString()
-		if ok {
-			*f = string(v)
-		}
-		return ok
+		return s.str(f)
 	}
 	return false
 }
