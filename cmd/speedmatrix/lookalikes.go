@@ -31,7 +31,7 @@ func lookalikesCommand(ctx context.Context, cfg config, stdout, stderr io.Writer
 			fmt.Fprintln(stdout)
 		}
 		if len(groups) > 0 {
-			fmt.Fprintf(stderr, "%d groups of names that look alike; none is renamed, no new name can join them\n", len(groups))
+			fmt.Fprintf(stderr, "groups of names that look alike: %d (none is renamed; no new name can join one)\n", len(groups))
 		}
 		return nil
 	})
