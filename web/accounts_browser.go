@@ -64,6 +64,8 @@ func (s *Server) signupSubmit(w http.ResponseWriter, r *http.Request) error {
 		}
 		id, err := s.store.CreateAccount(r.Context(), handle, email, hash)
 		switch {
+		case errors.Is(err, store.ErrLookalike): // before ErrExists, which it is too
+			f.Errors = append(f.Errors, l.T("acct.error.handle_lookalike", nil))
 		case errors.Is(err, store.ErrExists):
 			f.Errors = append(f.Errors, l.T("acct.error.taken", nil))
 		case errors.Is(err, store.ErrRetired):

@@ -118,11 +118,13 @@ func orConfirmErr(err error) error {
 	return err
 }
 
-// handleRefused is the message for a handle the store refused as taken
-// (ErrExists) or retired (ErrRetired), and "" for any other outcome, which
-// the caller handles.
+// handleRefused is the message for a handle the store refused as looking
+// like a name in use (ErrLookalike), taken (ErrExists) or retired
+// (ErrRetired), and "" for any other outcome, which the caller handles.
 func handleRefused(l *i18n.Localizer, err error) string {
 	switch {
+	case errors.Is(err, store.ErrLookalike): // before ErrExists, which it is too
+		return l.T("acct.error.handle_lookalike", nil)
 	case errors.Is(err, store.ErrExists):
 		return l.T("acct.error.handle_taken", nil)
 	case errors.Is(err, store.ErrRetired):

@@ -48,6 +48,8 @@ func (s *Server) orgCreate(w http.ResponseWriter, r *http.Request) error {
 	if len(v.Errors) == 0 {
 		err := s.store.CreateOrg(r.Context(), a.ID, slug, name)
 		switch {
+		case errors.Is(err, store.ErrLookalike): // before ErrExists, which it is too
+			v.Errors = append(v.Errors, l.T("acct.error.org_lookalike", nil))
 		case errors.Is(err, store.ErrExists):
 			v.Errors = append(v.Errors, l.T("acct.error.org_taken", nil))
 		case err != nil:

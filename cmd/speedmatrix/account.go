@@ -14,6 +14,7 @@ import (
 )
 
 const accountUsage = `usage: speedmatrix account reset HANDLE
+       speedmatrix account lookalikes
        speedmatrix admin grant HANDLE`
 
 // resetLife is how long a password reset link works.
@@ -22,7 +23,11 @@ const resetLife = 24 * time.Hour
 // accountCommand is `speedmatrix account reset HANDLE`: it prints a
 // one-time link (valid resetLife) that sets a new password, for the
 // operator to pass on to the account's owner. Only its hash is stored.
+// `speedmatrix account lookalikes` is lookalikesCommand.
 func accountCommand(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "lookalikes" {
+		return lookalikesCommand(ctx, cfg, stdout, stderr)
+	}
 	if len(args) != 2 || args[0] != "reset" {
 		fmt.Fprintln(stderr, accountUsage)
 		return 2

@@ -45,6 +45,7 @@ Usage:
   speedmatrix token revoke TOKEN-OR-PREFIX
                                           revoke a token
   speedmatrix account reset HANDLE        print a one-time password reset link
+  speedmatrix account lookalikes          list handles and organisation slugs that look alike
   speedmatrix admin grant HANDLE          make an account an admin (moderation)
   speedmatrix run hide ID                 hide a run (404, out of lists; kept)
   speedmatrix backup FILE.tar.zst         write every run's file, facts and the accounts

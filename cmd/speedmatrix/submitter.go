@@ -39,6 +39,14 @@ func submitterCommand(ctx context.Context, cfg config, args []string, stdout, st
 	}
 	return withStore(ctx, cfg, stderr, func(st *store.Store) error {
 		err := st.CreateSubmitter(ctx, handle, *org)
+		if errors.Is(err, store.ErrLookalike) {
+			name := fmt.Sprintf("the handle %q", handle)
+			if *org != "" {
+				name += fmt.Sprintf(" or the organisation slug %q", *org)
+			}
+			return fmt.Errorf("%s looks like a handle or organisation slug in use "+
+				"(speedmatrix account lookalikes lists the names that already look alike)", name)
+		}
 		if errors.Is(err, store.ErrExists) {
 			return fmt.Errorf("the handle %q is taken (by a submitter or an organisation)", handle)
 		}

@@ -165,6 +165,10 @@ func TestVersion1(t *testing.T) {
 	if err := dst.CreateSubmitter(ctx, "newcomer", "lab"); err != nil {
 		t.Errorf("a new submitter after the restore: %v", err)
 	}
+	// The file has no skeletons; the restore computes them.
+	if err := dst.HandleAvailable(ctx, "vet\u0435ran"); !errors.Is(err, store.ErrLookalike) {
+		t.Errorf("a look-alike of veteran (Cyrillic е) after the restore: %v, want ErrLookalike", err)
+	}
 }
 
 // repack rewrites a backup entry by entry through edit (false drops one).

@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/speedmatrix/speedmatrix/internal/names"
 )
 
 // Errors of the account methods, wrapped like ErrNotFound.
@@ -29,23 +31,27 @@ var ErrSlugIsHandle = errors.New("the slug is a submitter's handle")
 // member of that organisation, created (named by its slug) when new; the
 // organisation's first member is its owner. A taken handle, in any case,
 // or one that is an organisation's slug, is ErrExists; a new
-// organisation's slug that is a submitter's handle is ErrSlugIsHandle.
-// Names are locked as account sign-up and organisation creation lock them.
+// organisation's slug that is a submitter's handle is ErrSlugIsHandle; a
+// handle or new slug that only looks like a handle or slug in use
+// (names.Skeleton) is ErrLookalike. Names are locked as account sign-up
+// and organisation creation lock them. Retired handles are the
+// operator's to give again, as before.
 func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
 	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
 	// A new member shows on their organisation's page.
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
-		var org bool
-		err := tx.QueryRow(ctx, `SELECT `+lockNameSQL+`, EXISTS (SELECT 1 FROM orgs WHERE lower(slug) = lower($1))`,
-			handle).Scan(nil, &org)
-		if err != nil {
+		c, err := lockedClash(ctx, tx, handle, 0)
+		switch {
+		case err != nil:
 			return err
-		}
-		if org {
+		case c.handle || c.org:
 			return ErrExists
+		case c.lookalike:
+			return ErrLookalike
 		}
 		var id int64
-		err = tx.QueryRow(ctx, `INSERT INTO submitters (handle) VALUES ($1) RETURNING id`, handle).Scan(&id)
+		err = tx.QueryRow(ctx, `INSERT INTO submitters (handle, skeleton) VALUES ($1, $2) RETURNING id`,
+			handle, names.Skeleton(handle)).Scan(&id)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 			return ErrExists
@@ -67,19 +73,22 @@ SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM org_members WHERE org_id = $1 AND
 
 // submitterOrg is the id of the organisation slug (any case), created and
 // named by its slug when new, unless the slug is a submitter's handle
-// (ErrSlugIsHandle).
+// (ErrSlugIsHandle) or looks like a handle or slug in use (ErrLookalike).
 func submitterOrg(ctx context.Context, tx pgx.Tx, slug string) (id int64, err error) {
-	var handle bool
-	err = tx.QueryRow(ctx, `SELECT `+lockNameSQL+`,
-    coalesce((SELECT id FROM orgs WHERE lower(slug) = lower($1)), 0),
-    EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))`, slug).Scan(nil, &id, &handle)
+	c, err := lockedClash(ctx, tx, slug, 0)
 	switch {
-	case err != nil || id != 0:
+	case err != nil:
+		return 0, err
+	case c.org:
+		err = tx.QueryRow(ctx, `SELECT id FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&id)
 		return id, err
-	case handle:
+	case c.handle:
 		return 0, ErrSlugIsHandle
+	case c.lookalike:
+		return 0, ErrLookalike
 	}
-	err = tx.QueryRow(ctx, `INSERT INTO orgs (slug, name) VALUES ($1, $1) RETURNING id`, slug).Scan(&id)
+	err = tx.QueryRow(ctx, `INSERT INTO orgs (slug, name, skeleton) VALUES ($1, $1, $2) RETURNING id`,
+		slug, names.Skeleton(slug)).Scan(&id)
 	return id, err
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/speedmatrix/speedmatrix/internal/names"
 )
 
 // Errors of the organisation methods, wrapped like ErrNotFound.
@@ -113,23 +115,23 @@ LIMIT $2`
 // CreateOrg makes the organisation slug, named name, with the account as
 // its owner. A slug taken by an organisation or by an account's handle
 // (now, or retired less than HandleQuarantine ago), in any case, is
-// ErrExists: /orgs/acme and /submitters/acme must be one party's.
+// ErrExists: /orgs/acme and /submitters/acme must be one party's. A slug
+// that only looks like one of those (names.Skeleton) is ErrLookalike.
 func (s *Store) CreateOrg(ctx context.Context, accountID int64, slug, name string) (err error) {
 	defer wrap(&err, "CreateOrg(%d, %q)", accountID, slug)
 	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
-		var handle bool
-		err := tx.QueryRow(ctx, `
-SELECT `+lockNameSQL+`, EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))
-    OR EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
-			slug, HandleQuarantine.Seconds()).Scan(nil, &handle)
-		if err != nil {
+		c, err := lockedClash(ctx, tx, slug, HandleQuarantine)
+		switch {
+		case err != nil:
 			return err
-		}
-		if handle {
+		case c.handle || c.org || c.retired:
 			return ErrExists
+		case c.lookalike:
+			return ErrLookalike
 		}
 		var orgID int64
-		err = tx.QueryRow(ctx, `INSERT INTO orgs (slug, name) VALUES ($1, $2) RETURNING id`, slug, name).Scan(&orgID)
+		err = tx.QueryRow(ctx, `INSERT INTO orgs (slug, name, skeleton) VALUES ($1, $2, $3) RETURNING id`,
+			slug, name, names.Skeleton(slug)).Scan(&orgID)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 			return ErrExists

@@ -84,24 +84,15 @@ WHERE id = $1 AND lower(email) = lower($2)`, id, email)
 	})
 }
 
-// HandleAvailable is nil when handle could be taken now: no submitter or
-// organisation has it in any case (ErrExists) and it was not retired less than
-// HandleQuarantine ago (ErrRetired).
+// HandleAvailable is nil when handle could be taken now, as CreateAccount
+// would: no submitter or organisation has it in any case (ErrExists), it
+// was not retired less than HandleQuarantine ago (ErrRetired), and it does
+// not look like any of those (ErrLookalike).
 func (s *Store) HandleAvailable(ctx context.Context, handle string) (err error) {
 	defer wrap(&err, "HandleAvailable(%q)", handle)
-	var taken, retired bool
-	err = s.pool.QueryRow(ctx, `
-SELECT EXISTS (SELECT 1 FROM submitters WHERE lower(handle) = lower($1))
-           OR EXISTS (SELECT 1 FROM orgs WHERE lower(slug) = lower($1)),
-       EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2))`,
-		handle, HandleQuarantine.Seconds()).Scan(&taken, &retired)
-	switch {
-	case err != nil:
+	c, err := clashOf(ctx, s.pool, handle, HandleQuarantine)
+	if err != nil {
 		return err
-	case taken:
-		return ErrExists
-	case retired:
-		return ErrRetired
 	}
-	return nil
+	return c.newHandleErr()
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/speedmatrix/speedmatrix/internal/names"
 )
 
 // ErrRetired is returned when a handle belonged to an account deleted less
@@ -39,7 +41,8 @@ const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce
 
 // CreateAccount adds a submitter who signs in with email and the argon2id
 // passwordHash. A handle or e-mail address taken (in any case) is
-// ErrExists; a handle retired less than HandleQuarantine ago ErrRetired.
+// ErrExists; a handle retired less than HandleQuarantine ago ErrRetired;
+// a handle that only looks like one of those (names.Skeleton) ErrLookalike.
 func (s *Store) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
 	defer wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
 	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
@@ -72,24 +75,17 @@ func (s *Store) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id in
 }
 
 func createAccountTx(ctx context.Context, tx pgx.Tx, a NewAccount) (id int64, err error) {
-	var retired, org bool
-	err = tx.QueryRow(ctx, `SELECT `+lockNameSQL+`,
-    EXISTS (SELECT 1 FROM retired_handles WHERE handle = lower($1) AND retired_at > now() - make_interval(secs => $2)),
-    EXISTS (SELECT 1 FROM orgs WHERE lower(slug) = lower($1))`,
-		a.Handle, HandleQuarantine.Seconds()).Scan(nil, &retired, &org)
+	c, err := lockedClash(ctx, tx, a.Handle, HandleQuarantine)
 	if err != nil {
 		return 0, err
 	}
-	if retired {
-		return 0, ErrRetired
-	}
-	if org { // /submitters/acme and /orgs/acme are one party's
-		return 0, ErrExists
+	if err := c.newHandleErr(); err != nil {
+		return 0, err
 	}
 	err = tx.QueryRow(ctx, `
-INSERT INTO submitters (handle, email, password_hash, email_verified_at)
-VALUES ($1, nullif($2, ''), nullif($3, ''), CASE WHEN $4 THEN now() END) RETURNING id`,
-		a.Handle, a.Email, a.PasswordHash, a.EmailVerified).Scan(&id)
+INSERT INTO submitters (handle, skeleton, email, password_hash, email_verified_at)
+VALUES ($1, $2, nullif($3, ''), nullif($4, ''), CASE WHEN $5 THEN now() END) RETURNING id`,
+		a.Handle, names.Skeleton(a.Handle), a.Email, a.PasswordHash, a.EmailVerified).Scan(&id)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return 0, ErrExists
@@ -140,14 +136,8 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64) (err error) {
 			return notFound(err)
 		}
 		_, err := tx.Exec(ctx, `
-INSERT INTO retired_handles (handle) VALUES (lower($1))
-ON CONFLICT (handle) DO UPDATE SET retired_at = now()`, handle)
+INSERT INTO retired_handles (handle, skeleton) VALUES (lower($1), $2)
+ON CONFLICT (handle) DO UPDATE SET retired_at = now(), skeleton = EXCLUDED.skeleton`, handle, names.Skeleton(handle))
 		return err
 	}))
 }
-
-// lockNameSQL, a column of the statement that checks a new handle or
-// organisation slug, holds a lock on the name (any case) until the
-// transaction ends, so an account and an organisation made at the same
-// moment cannot both take it.
-const lockNameSQL = `pg_advisory_xact_lock(hashtextextended('speedmatrix name ' || lower($1), 0))`

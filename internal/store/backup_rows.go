@@ -107,14 +107,18 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 }
 
 // FinishRestore ends a restore: the id sequences move past the restored
-// ids, and a backup made before organisations had members gets the
-// memberships the migration that introduced them would have made.
+// ids, a backup made before organisations had members gets the
+// memberships the migration that introduced them would have made, and
+// every name's skeleton is computed by this build.
 func (s *Store) FinishRestore(ctx context.Context) (err error) {
 	defer wrap(&err, "FinishRestore")
 	if err := s.restoreSequences(ctx); err != nil {
 		return err
 	}
-	return s.restoreLegacyMemberships(ctx)
+	if err := s.restoreLegacyMemberships(ctx); err != nil {
+		return err
+	}
+	return s.refillSkeletons(ctx)
 }
 
 // restoreLegacyMemberships turns the operator's one-organisation

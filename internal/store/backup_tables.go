@@ -42,8 +42,11 @@ var BackupTables = []BackupTable{
 	// runs deleted since, or a claim's new name, leave names the runs
 	// alone would not give back.
 	{Name: "identities", Columns: "kind slug name"},
-	{Name: "orgs", Columns: "id slug name created_at", Serial: true},
-	{Name: "submitters", Columns: "id handle org_id created_at email password_hash role suspended_at email_verified_at", Serial: true},
+	// Skeletons (names.Skeleton) are kept as stored; the restore computes
+	// them again (FinishRestore), so an older backup without them, or
+	// one of another names.Version, restores the same.
+	{Name: "orgs", Columns: "id slug name created_at skeleton", Serial: true},
+	{Name: "submitters", Columns: "id handle org_id created_at email password_hash role suspended_at email_verified_at skeleton", Serial: true},
 	// Sign-ins with GitHub: without them a GitHub-only account could not
 	// sign in after a restore.
 	{Name: "linked_identities", Columns: "provider provider_user_id submitter_id created_at"},
@@ -52,7 +55,7 @@ var BackupTables = []BackupTable{
 	{Name: "org_invites", Columns: "org_id submitter_id invited_by created_at"},
 	{Name: "tokens", Columns: "id hash prefix submitter_id created_at revoked_at last_used_at org_id", Serial: true},
 	{Name: "sessions", Columns: "hash submitter_id created_at expires_at"},
-	{Name: "retired_handles", Columns: "handle retired_at"},
+	{Name: "retired_handles", Columns: "handle retired_at skeleton"},
 	{Name: "deleted_runs", Columns: "id deleted_at"},
 	{Name: "audit_log", Columns: "id at actor action target reason", Serial: true},
 	// A run's owner (the account, kept even when its handle was taken
@@ -98,4 +101,5 @@ var backupLeftOut = map[string]string{
 	"history_versions":     "derived again as each run is restored",
 	"history_setups":       "derived again as each run is restored",
 	"schema_migrations":    "the restoring binary migrates the database itself",
+	"skeleton_version":     "the names.Version of the stored skeletons, which the restore computes again",
 }

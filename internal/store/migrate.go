@@ -82,7 +82,10 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
-	return backfillBrowse(ctx, databaseURL)
+	if err := backfillBrowse(ctx, databaseURL); err != nil {
+		return err
+	}
+	return backfillSkeletons(ctx, databaseURL)
 }
 
 // lockMigrations waits for the migration lock on a connection of its own
