@@ -108,10 +108,15 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 
 // FinishRestore ends a restore: the id sequences move past the restored
 // ids, and a backup made before organisations had members gets the
-// memberships the migration that introduced them would have made.
+// memberships the migration that introduced them would have made, one
+// made before moderation was its own state the moderations (what
+// backfillModerationSQL finds in its audit log).
 func (s *Store) FinishRestore(ctx context.Context) (err error) {
 	defer wrap(&err, "FinishRestore")
 	if err := s.restoreSequences(ctx); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, backfillModerationSQL); err != nil {
 		return err
 	}
 	return s.restoreLegacyMemberships(ctx)
