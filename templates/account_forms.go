@@ -68,6 +68,10 @@ type MyRunsView struct {
 type MyRun struct {
 	ID, Title, Uploaded, Edited string
 	Hidden                      bool
+	// Moderated is a run the moderators hid, for ModerationReason: it
+	// has no Show, which only they can undo.
+	Moderated        bool
+	ModerationReason string
 }
 
 // boolAttr is a boolean as a data attribute's value, for tests and styles.

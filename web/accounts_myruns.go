@@ -61,7 +61,8 @@ func (s *Server) myRunsPage(w http.ResponseWriter, r *http.Request) error {
 }
 
 // myRunAction is POST /account/runs/{id}/{action}: hide, show, or delete
-// (the last only with the confirmation box ticked).
+// (the last only with the confirmation box ticked). Showing a run the
+// moderators hid is refused with 403: only an admin lifts that.
 func (s *Server) myRunAction(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.requireAccount(w, r)
 	if err != nil {
@@ -91,6 +92,9 @@ func (s *Server) myRunAction(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case errors.Is(err, store.ErrNotOwner):
 		return errNotOwner
+	case errors.Is(err, store.ErrModerated):
+		// Refused, and the list below says why beside the run.
+		return s.renderMyRunsAs(w, r, a, http.StatusForbidden, l.T("acct.runs.error.moderated", map[string]any{"ID": id}))
 	case err != nil:
 		return err
 	}
@@ -100,6 +104,12 @@ func (s *Server) myRunAction(w http.ResponseWriter, r *http.Request) error {
 
 // renderMyRuns renders /account/runs with an optional notice.
 func (s *Server) renderMyRuns(w http.ResponseWriter, r *http.Request, a *store.Account, notice string) error {
+	return s.renderMyRunsAs(w, r, a, http.StatusOK, notice)
+}
+
+// renderMyRunsAs is renderMyRuns answering status: a refusal shows the
+// list with its reason.
+func (s *Server) renderMyRunsAs(w http.ResponseWriter, r *http.Request, a *store.Account, status int, notice string) error {
 	list, err := s.store.ListOwnRuns(r.Context(), a.ID)
 	if err != nil {
 		return err
@@ -112,14 +122,15 @@ func (s *Server) renderMyRuns(w http.ResponseWriter, r *http.Request, a *store.A
 			hw = l.T("acct.runs.gpus", map[string]any{"Count": o.GPUCount, "GPU": o.GPUName})
 		}
 		title := strings.TrimSpace(o.ModelID + " · " + hw + " · " + strings.TrimSpace(catalog.Engine(o.EngineName).Name+" "+o.Version))
-		row := templates.MyRun{ID: o.ID, Title: title, Uploaded: report.Timestamp(o.UploadedAt), Hidden: o.Hidden}
+		row := templates.MyRun{ID: o.ID, Title: title, Uploaded: report.Timestamp(o.UploadedAt), Hidden: o.Hidden,
+			Moderated: o.Moderated, ModerationReason: o.ModerationReason}
 		if o.EditedAt != nil {
 			row.Edited = report.Timestamp(*o.EditedAt)
 		}
 		v.Runs = append(v.Runs, row)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	return render(w, r, http.StatusOK, templates.MyRunsPage(s.privateBase(r, l.T("acct.runs.title", nil)), v))
+	return render(w, r, status, templates.MyRunsPage(s.privateBase(r, l.T("acct.runs.title", nil)), v))
 }
 
 // editRunForm is GET /account/runs/{id}/edit.

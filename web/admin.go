@@ -16,6 +16,7 @@ import (
 type adminStore interface {
 	AuditLog(ctx context.Context) ([]store.AuditEntry, error)
 	ModerateHideRun(ctx context.Context, id, actor, reason string) error
+	LiftModeration(ctx context.Context, id, actor, reason string) error
 	SuspendAccount(ctx context.Context, handle, actor, reason string) error
 }
 
@@ -44,8 +45,9 @@ func (s *Server) auditPage(w http.ResponseWriter, r *http.Request) error {
 	return s.renderAudit(w, r, a, http.StatusOK, "")
 }
 
-// adminAct is POST /admin/hide-run and /admin/suspend: the target and a
-// reason, both required, and the act lands in the audit log.
+// adminAct is POST /admin/hide-run, /admin/unhide-run and /admin/suspend:
+// the target and a reason, both required, and the act lands in the audit
+// log. Only unhide-run lifts a hide-run; the run's owner cannot.
 func (s *Server) adminAct(action string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		a, err := s.requireAdmin(w, r)
@@ -60,15 +62,20 @@ func (s *Server) adminAct(action string) handlerFunc {
 		if target == "" || reason == "" {
 			return s.renderAudit(w, r, a, http.StatusUnprocessableEntity, l.T("admin.error.need_reason", nil))
 		}
-		if action == "hide-run" {
+		switch action {
+		case "hide-run":
 			err = s.store.ModerateHideRun(r.Context(), target, a.Handle, reason)
-		} else {
+		case "unhide-run":
+			err = s.store.LiftModeration(r.Context(), target, a.Handle, reason)
+		default:
 			err = s.store.SuspendAccount(r.Context(), target, a.Handle, reason)
 		}
-		if errors.Is(err, store.ErrNotFound) {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
 			return s.renderAudit(w, r, a, http.StatusNotFound, l.T("admin.error.no_target", map[string]any{"Target": target}))
-		}
-		if err != nil {
+		case errors.Is(err, store.ErrNotModerated):
+			return s.renderAudit(w, r, a, http.StatusConflict, l.T("admin.error.not_moderated", map[string]any{"Target": target}))
+		case err != nil:
 			return err
 		}
 		s.log.Info("moderation", "action", action, "target", target, "by", a.Handle)

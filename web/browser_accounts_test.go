@@ -15,9 +15,10 @@ import (
 
 // TestBrowserAccount is a new user's whole way in real Chromium: sign up,
 // make a token, upload with it by lil-bench's protocol (whoami, then the
-// gzip POST), see the run verified under the account, edit its details,
-// hide it, delete it (410). On the way it audits every signed-in page with
-// axe-core in every language.
+// gzip POST), see the run verified under the account, see a second run
+// a moderator hid (no Show), edit the first's details, hide it, delete it
+// (410). On the way it audits every signed-in page with axe-core in every
+// language.
 func TestBrowserAccount(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, 5*time.Minute)
@@ -72,6 +73,26 @@ func TestBrowserAccount(t *testing.T) {
 	cdpDo(t, tab, "open the run", chromedp.Navigate(s.URL+"/runs/"+id+"?lang=en"), chromedp.WaitReady(chromedp.CSS("table.grid")))
 	if v := cdpRun(t, tab, "verified mark", chromedp.Evaluate[string](`(document.querySelector('.submitter[data-verified="true"]') || {}).innerText || ''`)); !strings.Contains(v, "chromium-user") {
 		t.Errorf("the run does not show chromium-user verified (%q)", v)
+	}
+
+	// A second run, which a moderator hides: the list says so with the
+	// reason and offers no Show.
+	resp, out = lilBench(t, s, "POST", "/api/bench/runs", token, lilBenchBody(t, "../testdata/formats/lil-bench/lil_bench_result_1gpu.json"))
+	spam, _ := out["id"].(string)
+	if resp.StatusCode != 201 || spam == "" {
+		t.Fatalf("second lil-bench upload = %d %v", resp.StatusCode, out)
+	}
+	if err := s.store.ModerateHideRun(context.Background(), spam, "operator (test)", "the same numbers under another name"); err != nil {
+		t.Fatal(err)
+	}
+	cdpDo(t, tab, "the moderated run", chromedp.Navigate(s.URL+"/account/runs?lang=en"),
+		chromedp.WaitReady(chromedp.CSS(`li[data-run="`+spam+`"][data-moderated="true"]`)))
+	row := cdpRun(t, tab, "moderated row", chromedp.Text(chromedp.CSS(`li[data-run="`+spam+`"]`)))
+	if !strings.Contains(row, "hidden by the moderators") || !strings.Contains(row, "the same numbers under another name") {
+		t.Errorf("the moderated run's row says %q", row)
+	}
+	if n := cdpRun(t, tab, "show buttons", chromedp.Evaluate[int](`document.querySelectorAll('li[data-run="`+spam+`"] [data-action="show"]').length`)); n != 0 {
+		t.Error("the moderated run has a Show button")
 	}
 
 	browserEditHideDelete(t, tab, s, id, audit)

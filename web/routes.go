@@ -166,6 +166,7 @@ func (s *Server) accountRoutes(r chi.Router) {
 	// Moderation (admin.go): admins only.
 	r.Get("/admin/audit", s.page(s.auditPage))
 	r.Post("/admin/hide-run", s.page(s.adminAct("hide-run")))
+	r.Post("/admin/unhide-run", s.page(s.adminAct("unhide-run")))
 	r.Post("/admin/suspend", s.page(s.adminAct("suspend")))
 }
 

@@ -66,8 +66,20 @@ func TestAccountCommands(t *testing.T) {
 	good := "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"
 	_, out, _ = sh("import", good)
 	id := strings.TrimSpace(out[strings.LastIndex(out, "/")+1:])
-	if code, out, _ := sh("run", "hide", id); code != 0 || !strings.Contains(out, "hidden") {
+	if code, out, _ := sh("run", "hide", id, "a", "test's", "reason"); code != 0 || !strings.Contains(out, "hidden") {
 		t.Fatalf("run hide = %d %q", code, out)
+	}
+	// It is a moderator's hide: logged with its reason, and only an
+	// admin's lift undoes it.
+	if log, err := st.AuditLog(ctx); err != nil || len(log) == 0 || log[0].Action != "hide_run" || log[0].Target != id ||
+		log[0].Reason != "a test's reason" || !strings.HasPrefix(log[0].Actor, "operator") {
+		t.Errorf("the audit log after run hide: %+v, %v", log, err)
+	}
+	if err := st.LiftModeration(ctx, id, "test", "checked"); err != nil {
+		t.Errorf("the operator's hide is not a moderation: %v", err)
+	}
+	if err := st.ModerateHideRun(ctx, id, "test", "hidden again"); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := st.GetRun(ctx, id); err == nil {
 		t.Error("a hidden run still loads")

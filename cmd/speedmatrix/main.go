@@ -47,7 +47,8 @@ Usage:
   speedmatrix account reset HANDLE        print a one-time password reset link
   speedmatrix account lookalikes          list handles and organisation slugs that look alike
   speedmatrix admin grant HANDLE          make an account an admin (moderation)
-  speedmatrix run hide ID                 hide a run (404, out of lists; kept)
+  speedmatrix run hide ID [REASON]        hide a run as a moderator (404, out of lists;
+                                          kept; only an admin shows it again)
   speedmatrix backup FILE.tar.zst         write every run's file, facts and the accounts
   speedmatrix restore FILE.tar.zst        fill an empty database from a backup
   speedmatrix migrate                     apply database migrations and exit

@@ -33,7 +33,7 @@ type people struct {
 	deleted    string   // bob's run, deleted (410)
 	unclaimed  string   // an anonymous run with a live claim
 	moderated  string   // hidden by an admin with a reason
-	ownsHidden string   // bob's run, hidden by bob
+	ownsHidden string   // bob's run, hidden by bob, then by a moderator
 }
 
 func (p *people) secrets() []string {
@@ -48,7 +48,7 @@ func (p *people) secrets() []string {
 }
 
 // fillPeople signs up alice (made an admin), bob (a token, runs he
-// edited, hid, deleted and claimed, a password reset), carol (suspended by
+// edited, hid (one hidden by alice too), deleted and claimed, a password reset), carol (suspended by
 // alice), dave (deleted: his handle retired), each but dave signed in,
 // all through the store's own methods.
 func fillPeople(t *testing.T, ctx context.Context, st *store.Store) *people {
@@ -83,6 +83,7 @@ func fillPeople(t *testing.T, ctx context.Context, st *store.Store) *people {
 	must(t, st.DeleteOwnRun(ctx, p.deleted, bob))
 	p.ownsHidden = upload(t, ctx, st, p, "guidellm_report.json", "bob")
 	must(t, st.SetOwnRunHidden(ctx, p.ownsHidden, bob, true))
+	must(t, st.ModerateHideRun(ctx, p.ownsHidden, "alice", "someone else's numbers"))
 	claimed := upload(t, ctx, st, p, "llmperf_summary.json", "")
 	must(t, st.SetClaim(ctx, claimed, accounts.Hash("claimed-cookie")))
 	must(t, st.ClaimRun(ctx, claimed, bob, accounts.Hash("claimed-cookie")))
@@ -136,7 +137,7 @@ func (p *people) check(t *testing.T, ctx context.Context, src, dst *store.Store)
 		t.Errorf("bob's runs differ:\n%+v\n%+v", want, got)
 	}
 	want, got = sameOn(t, ctx, src, dst, func(s *store.Store) (any, error) { return s.AuditLog(ctx) })
-	if log, _ := want.([]store.AuditEntry); len(log) != 3 || !reflect.DeepEqual(want, got) {
+	if log, _ := want.([]store.AuditEntry); len(log) != 4 || !reflect.DeepEqual(want, got) {
 		t.Errorf("audit log differs:\n%+v\n%+v", want, got)
 	}
 	want, got = sameOn(t, ctx, src, dst, func(s *store.Store) (any, error) { return s.GetRun(ctx, p.edited) })
@@ -154,6 +155,15 @@ func (p *people) check(t *testing.T, ctx context.Context, src, dst *store.Store)
 	}
 	if _, err := dst.CreateAccount(ctx, "Dave", "new@example.org", "x"); !errors.Is(err, store.ErrRetired) {
 		t.Errorf("the retired handle is free again after the restore: %v", err)
+	}
+	// Bob's run is moderated and his own choice kept apart: he cannot show
+	// it, and lifting the moderation leaves it hidden as he had it.
+	if err := dst.SetOwnRunHidden(ctx, p.ownsHidden, p.ids["bob"], false); !errors.Is(err, store.ErrModerated) {
+		t.Errorf("bob shows the run a moderator hid after the restore: %v", err)
+	}
+	must(t, dst.LiftModeration(ctx, p.ownsHidden, "alice", "restored"))
+	if _, err := dst.GetRun(ctx, p.ownsHidden); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the lift after the restore showed the run bob had hidden: %v", err)
 	}
 	if err := dst.ClaimRun(ctx, p.unclaimed, p.ids["alice"], accounts.Hash(p.claim)); err != nil {
 		t.Errorf("the pending claim fails after the restore: %v", err)

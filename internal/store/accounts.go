@@ -172,8 +172,9 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 }
 
 // HideRun hides a run from readers (404) and from every list and
-// leaderboard, keeping it stored. It bumps the revision so no cached page
-// outlives it.
+// leaderboard, keeping it stored, as its owner would: the owner may show
+// it again (a moderator's hide, which they may not, is ModerateHideRun).
+// It bumps the revision so no cached page outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	defer wrap(&err, "HideRun(%q)", id)
 	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
@@ -184,14 +185,27 @@ func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	}))
 }
 
-// hideInTx hides run id in tx, which holds lockBest.
+// hideInTx hides run id in tx, which holds lockBest, as its owner's own
+// choice (or a plain hide, which the owner may undo). A moderator's hide
+// is ModerateHideRun.
 func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
+	return hideWith(ctx, tx, id, hideOwnSQL)
+}
+
+// hideOwnSQL sets the owner's choice alone: a moderation already there
+// stays, and lifting it later finds the owner's wish to keep it hidden.
+const hideOwnSQL = `UPDATE runs SET hidden = true, owner_hidden = true, revision = revision + 1 WHERE id = $1`
+
+// hideWith hides run id in tx, which holds lockBest, by update (a
+// statement of $1, the id, and args), and renews its group's count and
+// bests: the one path every kind of hide takes.
+func hideWith(ctx context.Context, tx pgx.Tx, id, update string, args ...any) error {
 	var wasHidden bool
 	err := tx.QueryRow(ctx, `SELECT hidden FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&wasHidden)
 	if err != nil {
 		return notFound(err)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE runs SET hidden = true, revision = revision + 1 WHERE id = $1`, id); err != nil {
+	if _, err := tx.Exec(ctx, update, append([]any{id}, args...)...); err != nil {
 		return err
 	}
 	if !wasHidden {

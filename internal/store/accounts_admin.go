@@ -49,20 +49,6 @@ func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
 	return pgx.CollectRows(rows, pgx.RowToStructByName[AuditEntry])
 }
 
-// ModerateHideRun hides any run for a moderator and logs who, why.
-func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
-	defer wrap(&err, "ModerateHideRun(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
-			return err
-		}
-		if err := hideInTx(ctx, tx, id); err != nil {
-			return err
-		}
-		return audit(ctx, tx, actor, "hide_run", id, reason)
-	}))
-}
-
 // SuspendAccount suspends the account handle: its sessions end, its
 // tokens stop working (TokenSubmitter answers ErrRevoked), and the act is
 // logged with the moderator and the reason.

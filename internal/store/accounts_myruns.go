@@ -20,6 +20,10 @@ type OwnRun struct {
 	GPUCount   int        `db:"hardware_gpu_count"`
 	EngineName string     `db:"engine_name"`
 	Version    string     `db:"engine_version"`
+	// Moderated is set when a moderator hid the run, with their reason:
+	// its owner cannot show it again.
+	Moderated        bool   `db:"moderated"`
+	ModerationReason string `db:"moderation_reason"`
 }
 
 // ownRunsLimit bounds the list; a person with more runs than this finds
@@ -30,13 +34,16 @@ const ownRunsLimit = 500
 func (s *Store) ListOwnRuns(ctx context.Context, accountID int64) (_ []OwnRun, err error) {
 	defer wrap(&err, "ListOwnRuns(%d)", accountID)
 	rows, _ := s.pool.Query(ctx, `
-SELECT id, uploaded_at, hidden, edited_at, model_id, hardware_gpu_name, hardware_gpu_count, engine_name, engine_version
+SELECT id, uploaded_at, hidden, edited_at, model_id, hardware_gpu_name, hardware_gpu_count, engine_name, engine_version,
+    moderated_at IS NOT NULL AS moderated, coalesce(moderation_reason, '') AS moderation_reason
 FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, accountID, ownRunsLimit)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[OwnRun])
 }
 
 // SetOwnRunHidden hides or shows again a run of the account. Another's
-// run, an anonymous one, or none is ErrNotOwner / ErrNotFound.
+// run, an anonymous one, or none is ErrNotOwner / ErrNotFound. A run a
+// moderator hid is ErrModerated when shown and stays hidden; hiding it
+// only records the owner's wish, kept when the moderation is lifted.
 func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
 	defer wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
 	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
@@ -44,16 +51,18 @@ func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64,
 			return err
 		}
 		var owner *int64
-		var was bool
-		err := tx.QueryRow(ctx, `SELECT submitter_id, hidden FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&owner, &was)
+		var ownerHidden, moderated bool
+		err := tx.QueryRow(ctx, `SELECT submitter_id, owner_hidden, moderated_at IS NOT NULL FROM runs WHERE id = $1 FOR UPDATE`,
+			id).Scan(&owner, &ownerHidden, &moderated)
 		if err != nil {
 			return notFound(err)
 		}
-		if owner == nil || *owner != accountID {
-			return ErrNotOwner
-		}
 		switch {
-		case was == hidden:
+		case owner == nil || *owner != accountID:
+			return ErrNotOwner
+		case moderated && !hidden:
+			return ErrModerated
+		case ownerHidden == hidden:
 			return nil
 		case hidden:
 			return hideInTx(ctx, tx, id)
@@ -62,12 +71,29 @@ func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64,
 	}))
 }
 
-// showInTx makes hidden run id visible again: back in its group's count
-// and among its bests. The caller holds lockBest.
+// showOwnSQL is the owner's show. Its WHERE leaves a moderated run
+// alone whatever the caller checked: no path of the owner's can make one
+// public.
+const showOwnSQL = `UPDATE runs SET hidden = false, owner_hidden = false, revision = revision + 1
+WHERE id = $1 AND moderated_at IS NULL`
+
+// showInTx makes run id, hidden by its owner, visible again: back in its
+// group's count and among its bests. The caller holds lockBest. A run a
+// moderator hid is ErrModerated, unchanged.
 func showInTx(ctx context.Context, tx pgx.Tx, id string) error {
-	if _, err := tx.Exec(ctx, `UPDATE runs SET hidden = false, revision = revision + 1 WHERE id = $1`, id); err != nil {
+	tag, err := tx.Exec(ctx, showOwnSQL, id)
+	if err != nil {
 		return err
 	}
+	if tag.RowsAffected() == 0 {
+		return ErrModerated
+	}
+	return returnInTx(ctx, tx, id)
+}
+
+// returnInTx puts run id, just made visible, back in its group's count
+// and among its bests. The caller holds lockBest.
+func returnInTx(ctx context.Context, tx pgx.Tx, id string) error {
 	if _, err := tx.Exec(ctx, oneRun.countRunsSQL(), id, 1); err != nil {
 		return err
 	}

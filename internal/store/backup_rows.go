@@ -108,11 +108,16 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 
 // FinishRestore ends a restore: the id sequences move past the restored
 // ids, a backup made before organisations had members gets the
-// memberships the migration that introduced them would have made, and
-// every name's skeleton is computed by this build.
+// memberships the migration that introduced them would have made, one
+// made before moderation was its own state the moderations (what
+// backfillModerationSQL finds in its audit log), and every name's
+// skeleton is computed by this build.
 func (s *Store) FinishRestore(ctx context.Context) (err error) {
 	defer wrap(&err, "FinishRestore")
 	if err := s.restoreSequences(ctx); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, backfillModerationSQL); err != nil {
 		return err
 	}
 	if err := s.restoreLegacyMemberships(ctx); err != nil {

@@ -62,8 +62,11 @@ var BackupTables = []BackupTable{
 	// again after the account went), the organisation it was uploaded
 	// for, the hash of its claim cookie, and its revision (ETags and
 	// pinned image addresses name it). Its editable facts and edited_at
-	// are in the run's own record.
-	{Name: "runs", Columns: "id submitter_id org_id claim_hash revision", Update: true},
+	// are in the run's own record. Whether it is hidden is in the record
+	// too; why is here: the owner's own choice, and a moderator's hide
+	// with when, by whom and why, which its owner cannot undo.
+	{Name: "runs", Columns: "id submitter_id org_id claim_hash revision owner_hidden moderated_at moderated_by moderation_reason",
+		Update: true},
 }
 
 // BackupTableNamed returns the table of BackupTables called name.
