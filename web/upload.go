@@ -50,8 +50,12 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		who, err = s.uploadFor(r, who, as)
 	}
+	var doc *ingest.Document
 	if err == nil {
-		_, _, err = ingest.Prepare(ingest.Upload{Files: up.Files}, s.now())
+		doc, err = ingest.Read(up.Files)
+	}
+	if err == nil {
+		_, _, err = ingest.Prepare(ingest.Upload{Doc: doc}, s.now())
 	}
 	if err != nil {
 		pe, ok := problem.As(err)

@@ -27,7 +27,11 @@ func (s *Server) draftPage(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
 		return nil
 	}
-	return s.renderDraft(w, r, http.StatusOK, d, d.Fields, nil)
+	doc, err := s.draftDocument(d)
+	if err != nil {
+		return err
+	}
+	return s.renderDraft(w, r, http.StatusOK, d, doc, d.Fields, nil)
 }
 
 // draftSubmit is POST /upload/drafts/{id}: the fields typed on the preview
@@ -45,10 +49,11 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
 		return nil
 	}
-	fromFile, err := ingest.FileFields(d.Files)
+	doc, err := s.draftDocument(d)
 	if err != nil {
 		return err
 	}
+	fromFile := doc.Fields()
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
 		return &httpError{status: http.StatusBadRequest, key: "error.invalid"}
@@ -63,17 +68,17 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.SetDraftFields(r.Context(), d.ID, fields); err != nil {
 		return err
 	}
-	up := ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: run.Org{Slug: d.Org}}
+	up := ingest.Upload{Doc: doc, Fields: fields, Account: d.Account, Org: run.Org{Slug: d.Org}}
 	if r.PostForm.Get("action") != "publish" {
 		if _, _, err := ingest.Prepare(up, d.CreatedAt); err != nil {
-			return s.renderDraftRefusal(w, r, d, fields, err)
+			return s.renderDraftRefusal(w, r, d, doc, fields, err)
 		}
 		http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
 		return nil
 	}
 	res, err := s.ingest(r.Context(), up)
 	if err != nil {
-		return s.renderDraftRefusal(w, r, d, fields, err)
+		return s.renderDraftRefusal(w, r, d, doc, fields, err)
 	}
 	if err := s.store.PublishDraft(r.Context(), d.ID, res.ID); err != nil {
 		return err
@@ -115,41 +120,44 @@ func (s *Server) ownDraft(r *http.Request) (*store.Draft, error) {
 	return s.store.GetDraft(r.Context(), id, owner, s.now())
 }
 
+// draftDocument is the draft's files parsed, once per request.
+func (s *Server) draftDocument(d *store.Draft) (*ingest.Document, error) {
+	return ingest.Read(d.Files)
+}
+
 // publishedURL is a published run's report with its Share panel in view.
 func publishedURL(id string) string { return paths.Run(id) + "#share" }
 
-func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *store.Draft, fields map[string]string, err error) error {
+func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *store.Draft, doc *ingest.Document, fields map[string]string, err error) error {
 	pe, ok := problem.As(err)
 	if !ok {
 		return err
 	}
-	return s.renderDraft(w, r, statusOf(pe), d, fields, pe)
+	return s.renderDraft(w, r, statusOf(pe), d, doc, fields, pe)
 }
 
 // renderDraft shows the preview: the run as it will be published with the
 // fields given so far, or, when those are refused, as the file alone
 // makes it, beside the refused fields and their problems.
-func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int, d *store.Draft, fields map[string]string, pe *problem.Error) error {
+func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int, d *store.Draft, doc *ingest.Document, fields map[string]string, pe *problem.Error) error {
 	l := i18n.FromContext(r.Context())
-	fromFile, err := ingest.FileFields(d.Files)
-	if err != nil {
-		return err
-	}
+	fromFile := doc.Fields()
 	// The preview names the organisation as the report will.
 	var org run.Org
+	var err error
 	if d.Org != "" {
 		if org, err = s.store.OrgNamed(r.Context(), d.Org); err != nil {
 			return err
 		}
 	}
-	rn, _, err := ingest.Prepare(ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: org}, d.CreatedAt)
+	rn, _, err := ingest.Prepare(ingest.Upload{Doc: doc, Fields: fields, Account: d.Account, Org: org}, d.CreatedAt)
 	if err != nil {
 		if pe == nil {
 			if pe, _ = problem.As(err); pe == nil {
 				return err
 			}
 		}
-		if rn, _, err = ingest.Prepare(ingest.Upload{Files: d.Files, Account: d.Account, Org: org}, d.CreatedAt); err != nil {
+		if rn, _, err = ingest.Prepare(ingest.Upload{Doc: doc, Account: d.Account, Org: org}, d.CreatedAt); err != nil {
 			return err
 		}
 	}
