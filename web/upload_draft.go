@@ -120,9 +120,12 @@ func (s *Server) ownDraft(r *http.Request) (*store.Draft, error) {
 	return s.store.GetDraft(r.Context(), id, owner, s.now())
 }
 
-// draftDocument is the draft's files parsed, once per request.
+// draftDocument is the draft's files as parsed when the draft was made,
+// so its preview and its publication do not parse them again. A draft
+// whose parse was not kept (made before parses were, or by another build
+// of the server) is parsed here.
 func (s *Server) draftDocument(d *store.Draft) (*ingest.Document, error) {
-	return ingest.Read(d.Files)
+	return ingest.Reopen(d.Files, d.Parsed, s.version)
 }
 
 // publishedURL is a published run's report with its Share panel in view.
