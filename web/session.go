@@ -96,21 +96,6 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// setCookie sets (or, with a zero expiry, clears) one of the account
-// cookies: HttpOnly so scripts cannot read it, SameSite=Lax so other sites'
-// forms do not carry it, Secure when the site is served over https.
-func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, expires time.Time) {
-	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: strings.HasPrefix(s.origin(r), "https://")}
-	if expires.IsZero() {
-		c.MaxAge = -1
-	} else {
-		c.Expires = expires
-		c.MaxAge = int(time.Until(expires) / time.Second)
-	}
-	http.SetCookie(w, c)
-}
-
 // requireAccount is signedInAccount for pages that need one: signed out,
 // the browser is sent to sign in and brought back afterwards.
 func (s *Server) requireAccount(w http.ResponseWriter, r *http.Request) (*store.Account, error) {

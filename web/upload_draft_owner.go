@@ -58,8 +58,7 @@ func (s *Server) draftOwner(w http.ResponseWriter, r *http.Request, create bool)
 			key = randomKey()
 		}
 		// Set again on every new draft, so the cookie outlives it.
-		http.SetCookie(w, &http.Cookie{Name: draftCookie, Value: key, Path: "/upload", MaxAge: int(draftTTL / time.Second),
-			HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+		s.putCookie(w, r, &http.Cookie{Name: draftCookie, Value: key, Path: "/upload", MaxAge: int(draftTTL / time.Second)})
 	}
 	if key == "" {
 		return ""
