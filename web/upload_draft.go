@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -31,15 +32,16 @@ func (s *Server) draftPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.renderDraft(w, r, http.StatusOK, d, doc, d.Fields, nil)
+	return s.renderDraft(w, r, d, doc, draftAnswer{status: http.StatusOK, fields: d.Fields})
 }
 
 // draftSubmit is POST /upload/drafts/{id}: the fields typed on the preview
 // are kept; "publish" stores the run through the ingest and leads to its
 // report with the Share panel in view, anything else shows the preview
-// again with them. A refusal shows the preview with its problems (422). A
-// draft already published, or a document already stored, leads to the
-// existing run, as the API's 200 does.
+// again with them. A refusal shows the preview with its problems (422),
+// and so does a draft its account must sign in to publish (403,
+// draftPublisher). A draft already published, or a document already
+// stored, leads to the existing run, as the API's 200 does.
 func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	d, err := s.ownDraft(r)
 	if err != nil {
@@ -76,6 +78,13 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
 		return nil
 	}
+	up.Account, err = s.draftPublisher(w, r, d)
+	if errors.Is(err, errNotPublisher) {
+		return s.renderDraft(w, r, d, doc, signInToPublish(d, fields))
+	}
+	if err != nil {
+		return err
+	}
 	res, err := s.ingest(r.Context(), up)
 	if err != nil {
 		return s.renderDraftRefusal(w, r, d, doc, fields, err)
@@ -97,27 +106,33 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 // and the browser goes back to step 1, which says so.
 func (s *Server) draftDiscard(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "id")
-	owner := s.draftOwner(w, r, false)
-	if !validDraftID(id) || owner == "" {
+	owners, err := s.draftOwners(r)
+	if err != nil {
+		return err
+	}
+	if !validDraftID(id) || len(owners) == 0 {
 		return errNotFound
 	}
-	if err := s.store.DeleteDraft(r.Context(), id, owner); err != nil {
+	if err := s.store.DeleteDraft(r.Context(), id, owners); err != nil {
 		return err
 	}
 	http.Redirect(w, r, "/upload?discarded=1", http.StatusSeeOther)
 	return nil
 }
 
-// ownDraft is the draft the address names, if it is this browser's and
-// has not expired; anything else is not found, so an address tells a
-// stranger nothing.
+// ownDraft is the draft the address names, if it is this browser's (or
+// its signed-in account's, draftOwners) and has not expired; anything else
+// is not found, so an address tells a stranger nothing.
 func (s *Server) ownDraft(r *http.Request) (*store.Draft, error) {
 	id := chi.URLParam(r, "id")
-	owner := s.draftOwner(nil, r, false)
-	if !validDraftID(id) || owner == "" {
+	owners, err := s.draftOwners(r)
+	if err != nil {
+		return nil, err
+	}
+	if !validDraftID(id) || len(owners) == 0 {
 		return nil, errNotFound
 	}
-	return s.store.GetDraft(r.Context(), id, owner, s.now())
+	return s.store.GetDraft(r.Context(), id, owners, s.now())
 }
 
 // draftDocument is the draft's files as parsed when the draft was made,
@@ -136,13 +151,24 @@ func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *s
 	if !ok {
 		return err
 	}
-	return s.renderDraft(w, r, statusOf(pe), d, doc, fields, pe)
+	return s.renderDraft(w, r, d, doc, draftAnswer{status: statusOf(pe), fields: fields, refused: pe})
+}
+
+// draftAnswer is how a preview answers: its status, the fields given so
+// far, why a publication was refused, and, when its account must sign in
+// to publish it, who.
+type draftAnswer struct {
+	status   int
+	fields   map[string]string
+	refused  *problem.Error
+	signInAs string
 }
 
 // renderDraft shows the preview: the run as it will be published with the
 // fields given so far, or, when those are refused, as the file alone
 // makes it, beside the refused fields and their problems.
-func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int, d *store.Draft, doc *ingest.Document, fields map[string]string, pe *problem.Error) error {
+func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, d *store.Draft, doc *ingest.Document, a draftAnswer) error {
+	status, fields, pe := a.status, a.fields, a.refused
 	l := i18n.FromContext(r.Context())
 	fromFile := doc.Fields()
 	// The preview names the organisation as the report will.
@@ -180,6 +206,9 @@ func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int,
 	b := s.privateBase(r, title)
 	w.Header().Set("Cache-Control", "no-store")
 	df := templates.NewDraftForm(d.ID, names, fromFile, form, report.PreviewNotices(rn, l))
+	if a.signInAs != "" {
+		df.SignInAs, df.SignIn = a.signInAs, loginURL(paths.Draft(d.ID))
+	}
 	return render(w, r, status, templates.DraftPage(b, df, view, chart.ForRun(l, rn)))
 }
 
