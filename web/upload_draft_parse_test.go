@@ -14,8 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 )
 
-// lilBenchFile is the two-GPU lil-bench sample: its model, and the field
-// the tests type on its preview.
+// lilBenchFile is the two-GPU lil-bench sample the draft tests upload.
 const lilBenchFile = "../testdata/formats/lil-bench/lil_bench_result_2gpu.json"
 
 // draftOf uploads file through the form in browser b and returns its
