@@ -23,6 +23,10 @@ type DraftForm struct {
 	// Notices are what looks wrong but does not stop publication (an
 	// unknown GPU, failed cells), worded for the reader.
 	Notices []string
+	// SignInAs is the handle that must sign in to publish the draft, and
+	// SignIn the sign-in page that returns to it; "" when publishing
+	// needs no sign-in or it was not tried.
+	SignInAs, SignIn string
 }
 
 // NewDraftForm splits the upload form's fields by what the file says.

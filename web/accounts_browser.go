@@ -154,6 +154,9 @@ func (s *Server) logoutEverywhere(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if err := s.forgetDrafts(r, a); err != nil {
+		return err
+	}
 	if _, err := s.store.DeleteSessions(r.Context(), a.ID); err != nil {
 		return err
 	}

@@ -28,8 +28,7 @@ func (s *Server) giveClaim(w http.ResponseWriter, r *http.Request, id string) er
 	if err := s.store.SetClaim(r.Context(), id, accounts.Hash(secret)); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: claimCookiePrefix + id, Value: secret, Path: "/account", MaxAge: int(claimLife / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(s.origin(r), "https://")})
+	s.putCookie(w, r, &http.Cookie{Name: claimCookiePrefix + id, Value: secret, Path: "/account", MaxAge: int(claimLife / time.Second)})
 	return nil
 }
 
@@ -54,15 +53,14 @@ func (s *Server) claimRun(w http.ResponseWriter, r *http.Request, a *store.Accou
 		return s.renderMyRuns(w, r, a, l.T("acct.claim.refused", nil))
 	}
 	err = s.store.ClaimRun(r.Context(), id, a.ID, accounts.Hash(c.Value))
-	clear := &http.Cookie{Name: c.Name, Value: "", Path: "/account", MaxAge: -1}
 	if errors.Is(err, store.ErrNotFound) {
-		http.SetCookie(w, clear)
+		s.dropCookie(w, r, c.Name, "/account")
 		return s.renderMyRuns(w, r, a, l.T("acct.claim.refused", nil))
 	}
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, clear)
+	s.dropCookie(w, r, c.Name, "/account")
 	s.log.Info("run claimed", "run", id, "submitter", a.Handle)
 	// The list is rendered for this request, whose cookie is still sent.
 	r.Header.Del("Cookie")

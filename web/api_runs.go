@@ -94,14 +94,16 @@ func dryRun(r *http.Request) bool {
 // the file nor the upload fills, in the order of the upload form. Nothing
 // is stored; a refusal is the same refusal as a real upload's.
 func (s *Server) apiDryRun(w http.ResponseWriter, r *http.Request, up ingest.Upload) error {
+	// Read once for the run and for what the file says; a refused file
+	// is read again by Prepare, which words its problems with the fields'.
+	if doc, err := ingest.Read(up.Files); err == nil {
+		up.Doc = doc
+	}
 	rn, _, err := ingest.Prepare(up, s.now())
 	if err != nil {
 		return err
 	}
-	fromFile, err := ingest.FileFields(up.Files)
-	if err != nil {
-		return err
-	}
+	fromFile := up.Doc.Fields()
 	raw, err := json.Marshal(export.New(rn, s.origin(r)))
 	if err != nil {
 		return err

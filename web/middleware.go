@@ -22,8 +22,7 @@ func (s *Server) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tag, cookie := pickLanguage(r)
 		if chosen, ok := remember(r, cookie); ok {
-			http.SetCookie(w, &http.Cookie{Name: langCookie, Value: chosen, Path: "/",
-				MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, HttpOnly: true})
+			s.putCookie(w, r, &http.Cookie{Name: langCookie, Value: chosen, Path: "/", MaxAge: 365 * 24 * 3600})
 		}
 		languageHeaders(w.Header(), tag)
 		ctx := i18n.WithLocalizer(r.Context(), s.bundle.Localizer(tag))

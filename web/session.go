@@ -68,10 +68,8 @@ func (s *Server) signedInAccount(r *http.Request) (*store.Account, error) {
 // fresh secret every time, so a session id planted before sign-in (session
 // fixation) is worthless after it. The old session, if any, is ended.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a *store.Account) error {
-	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.store.DeleteSession(r.Context(), accounts.Hash(c.Value)); err != nil {
-			return err
-		}
+	if err := s.dropSession(r); err != nil {
+		return err
 	}
 	secret, err := accounts.NewSecret()
 	if err != nil {
@@ -87,28 +85,28 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a *store.A
 
 // endSession signs this browser out.
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) error {
-	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		if err := s.store.DeleteSession(r.Context(), accounts.Hash(c.Value)); err != nil {
-			return err
-		}
+	if err := s.dropSession(r); err != nil {
+		return err
 	}
 	s.setCookie(w, r, sessionCookie, "", time.Time{})
 	return nil
 }
 
-// setCookie sets (or, with a zero expiry, clears) one of the account
-// cookies: HttpOnly so scripts cannot read it, SameSite=Lax so other sites'
-// forms do not carry it, Secure when the site is served over https.
-func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, expires time.Time) {
-	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: strings.HasPrefix(s.origin(r), "https://")}
-	if expires.IsZero() {
-		c.MaxAge = -1
-	} else {
-		c.Expires = expires
-		c.MaxAge = int(time.Until(expires) / time.Second)
+// dropSession ends the request's session, if it has one, after its
+// account's drafts have left the browsers (forgetDrafts).
+func (s *Server) dropSession(r *http.Request) error {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return nil
 	}
-	http.SetCookie(w, c)
+	a, err := s.signedInAccount(r)
+	if err != nil {
+		return err
+	}
+	if err := s.forgetDrafts(r, a); err != nil {
+		return err
+	}
+	return s.store.DeleteSession(r.Context(), accounts.Hash(c.Value))
 }
 
 // requireAccount is signedInAccount for pages that need one: signed out,

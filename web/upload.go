@@ -32,7 +32,7 @@ func (s *Server) uploadForm(w http.ResponseWriter, r *http.Request) error {
 }
 
 // uploadSubmit is POST /upload: the file is read, parsed and derived by the
-// same ingest as every door. A refused file shows the form again with its
+// same ingest as every door, and parsed only here (the draft keeps it). A refused file shows the form again with its
 // problems; an accepted one is kept as a draft of this browser and the
 // answer leads to its preview (303). Fields sent with the file (a script,
 // an older form) are kept for the preview, where their problems show.
@@ -50,8 +50,14 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		who, err = s.uploadFor(r, who, as)
 	}
+	var doc *ingest.Document
 	if err == nil {
-		_, _, err = ingest.Prepare(ingest.Upload{Files: up.Files}, s.now())
+		// The upload's one parse: the draft keeps it for its preview and
+		// its publication.
+		doc, err = ingest.Read(up.Files)
+	}
+	if err == nil {
+		_, _, err = ingest.Prepare(ingest.Upload{Doc: doc}, s.now())
 	}
 	if err != nil {
 		pe, ok := problem.As(err)
@@ -66,7 +72,7 @@ func (s *Server) uploadSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.now()
 	d := &store.Draft{ID: randomKey(), Owner: s.draftOwner(w, r, true), Account: who.handle, Org: who.org,
-		Files: up.Files, Fields: up.Fields, CreatedAt: now, ExpiresAt: now.Add(draftTTL)}
+		Files: up.Files, Parsed: doc.Keep(s.version), Fields: up.Fields, CreatedAt: now, ExpiresAt: now.Add(draftTTL)}
 	if err := s.store.InsertDraft(r.Context(), d); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -27,15 +28,20 @@ func (s *Server) draftPage(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
 		return nil
 	}
-	return s.renderDraft(w, r, http.StatusOK, d, d.Fields, nil)
+	doc, err := s.draftDocument(d)
+	if err != nil {
+		return err
+	}
+	return s.renderDraft(w, r, d, doc, draftAnswer{status: http.StatusOK, fields: d.Fields})
 }
 
 // draftSubmit is POST /upload/drafts/{id}: the fields typed on the preview
 // are kept; "publish" stores the run through the ingest and leads to its
 // report with the Share panel in view, anything else shows the preview
-// again with them. A refusal shows the preview with its problems (422). A
-// draft already published, or a document already stored, leads to the
-// existing run, as the API's 200 does.
+// again with them. A refusal shows the preview with its problems (422),
+// and so does a draft its account must sign in to publish (403,
+// draftPublisher). A draft already published, or a document already
+// stored, leads to the existing run, as the API's 200 does.
 func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	d, err := s.ownDraft(r)
 	if err != nil {
@@ -45,10 +51,11 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, publishedURL(d.PublishedRun), http.StatusSeeOther)
 		return nil
 	}
-	fromFile, err := ingest.FileFields(d.Files)
+	doc, err := s.draftDocument(d)
 	if err != nil {
 		return err
 	}
+	fromFile := doc.Fields()
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
 		return &httpError{status: http.StatusBadRequest, key: "error.invalid"}
@@ -63,17 +70,24 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.SetDraftFields(r.Context(), d.ID, fields); err != nil {
 		return err
 	}
-	up := ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: run.Org{Slug: d.Org}}
+	up := ingest.Upload{Doc: doc, Fields: fields, Account: d.Account, Org: run.Org{Slug: d.Org}}
 	if r.PostForm.Get("action") != "publish" {
 		if _, _, err := ingest.Prepare(up, d.CreatedAt); err != nil {
-			return s.renderDraftRefusal(w, r, d, fields, err)
+			return s.renderDraftRefusal(w, r, d, doc, fields, err)
 		}
 		http.Redirect(w, r, paths.Draft(d.ID), http.StatusSeeOther)
 		return nil
 	}
+	up.Account, err = s.draftPublisher(w, r, d)
+	if errors.Is(err, errNotPublisher) {
+		return s.renderDraft(w, r, d, doc, signInToPublish(d, fields))
+	}
+	if err != nil {
+		return err
+	}
 	res, err := s.ingest(r.Context(), up)
 	if err != nil {
-		return s.renderDraftRefusal(w, r, d, fields, err)
+		return s.renderDraftRefusal(w, r, d, doc, fields, err)
 	}
 	if err := s.store.PublishDraft(r.Context(), d.ID, res.ID); err != nil {
 		return err
@@ -92,64 +106,87 @@ func (s *Server) draftSubmit(w http.ResponseWriter, r *http.Request) error {
 // and the browser goes back to step 1, which says so.
 func (s *Server) draftDiscard(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "id")
-	owner := s.draftOwner(w, r, false)
-	if !validDraftID(id) || owner == "" {
+	owners, err := s.draftOwners(r)
+	if err != nil {
+		return err
+	}
+	if !validDraftID(id) || len(owners) == 0 {
 		return errNotFound
 	}
-	if err := s.store.DeleteDraft(r.Context(), id, owner); err != nil {
+	if err := s.store.DeleteDraft(r.Context(), id, owners); err != nil {
 		return err
 	}
 	http.Redirect(w, r, "/upload?discarded=1", http.StatusSeeOther)
 	return nil
 }
 
-// ownDraft is the draft the address names, if it is this browser's and
-// has not expired; anything else is not found, so an address tells a
-// stranger nothing.
+// ownDraft is the draft the address names, if it is this browser's (or
+// its signed-in account's, draftOwners) and has not expired; anything else
+// is not found, so an address tells a stranger nothing.
 func (s *Server) ownDraft(r *http.Request) (*store.Draft, error) {
 	id := chi.URLParam(r, "id")
-	owner := s.draftOwner(nil, r, false)
-	if !validDraftID(id) || owner == "" {
+	owners, err := s.draftOwners(r)
+	if err != nil {
+		return nil, err
+	}
+	if !validDraftID(id) || len(owners) == 0 {
 		return nil, errNotFound
 	}
-	return s.store.GetDraft(r.Context(), id, owner, s.now())
+	return s.store.GetDraft(r.Context(), id, owners, s.now())
+}
+
+// draftDocument is the draft's files as parsed when the draft was made,
+// so its preview and its publication do not parse them again. A draft
+// whose parse was not kept (made before parses were, or by another build
+// of the server) is parsed here.
+func (s *Server) draftDocument(d *store.Draft) (*ingest.Document, error) {
+	return ingest.Reopen(d.Files, d.Parsed, s.version)
 }
 
 // publishedURL is a published run's report with its Share panel in view.
 func publishedURL(id string) string { return paths.Run(id) + "#share" }
 
-func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *store.Draft, fields map[string]string, err error) error {
+func (s *Server) renderDraftRefusal(w http.ResponseWriter, r *http.Request, d *store.Draft, doc *ingest.Document, fields map[string]string, err error) error {
 	pe, ok := problem.As(err)
 	if !ok {
 		return err
 	}
-	return s.renderDraft(w, r, statusOf(pe), d, fields, pe)
+	return s.renderDraft(w, r, d, doc, draftAnswer{status: statusOf(pe), fields: fields, refused: pe})
+}
+
+// draftAnswer is how a preview answers: its status, the fields given so
+// far, why a publication was refused, and, when its account must sign in
+// to publish it, who.
+type draftAnswer struct {
+	status   int
+	fields   map[string]string
+	refused  *problem.Error
+	signInAs string
 }
 
 // renderDraft shows the preview: the run as it will be published with the
 // fields given so far, or, when those are refused, as the file alone
 // makes it, beside the refused fields and their problems.
-func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int, d *store.Draft, fields map[string]string, pe *problem.Error) error {
+func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, d *store.Draft, doc *ingest.Document, a draftAnswer) error {
+	status, fields, pe := a.status, a.fields, a.refused
 	l := i18n.FromContext(r.Context())
-	fromFile, err := ingest.FileFields(d.Files)
-	if err != nil {
-		return err
-	}
+	fromFile := doc.Fields()
 	// The preview names the organisation as the report will.
 	var org run.Org
+	var err error
 	if d.Org != "" {
 		if org, err = s.store.OrgNamed(r.Context(), d.Org); err != nil {
 			return err
 		}
 	}
-	rn, _, err := ingest.Prepare(ingest.Upload{Files: d.Files, Fields: fields, Account: d.Account, Org: org}, d.CreatedAt)
+	rn, _, err := ingest.Prepare(ingest.Upload{Doc: doc, Fields: fields, Account: d.Account, Org: org}, d.CreatedAt)
 	if err != nil {
 		if pe == nil {
 			if pe, _ = problem.As(err); pe == nil {
 				return err
 			}
 		}
-		if rn, _, err = ingest.Prepare(ingest.Upload{Files: d.Files, Account: d.Account, Org: org}, d.CreatedAt); err != nil {
+		if rn, _, err = ingest.Prepare(ingest.Upload{Doc: doc, Account: d.Account, Org: org}, d.CreatedAt); err != nil {
 			return err
 		}
 	}
@@ -169,6 +206,9 @@ func (s *Server) renderDraft(w http.ResponseWriter, r *http.Request, status int,
 	b := s.privateBase(r, title)
 	w.Header().Set("Cache-Control", "no-store")
 	df := templates.NewDraftForm(d.ID, names, fromFile, form, report.PreviewNotices(rn, l))
+	if a.signInAs != "" {
+		df.SignInAs, df.SignIn = a.signInAs, loginURL(paths.Draft(d.ID))
+	}
 	return render(w, r, status, templates.DraftPage(b, df, view, chart.ForRun(l, rn)))
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -16,11 +17,12 @@ import (
 // draftStore is what the two-step upload needs of the database.
 type draftStore interface {
 	InsertDraft(ctx context.Context, d *store.Draft) error
-	GetDraft(ctx context.Context, id, owner string, now time.Time) (*store.Draft, error)
+	GetDraft(ctx context.Context, id string, owners []string, now time.Time) (*store.Draft, error)
 	SetDraftFields(ctx context.Context, id string, fields map[string]string) error
 	PublishDraft(ctx context.Context, id, runID string) error
-	DeleteDraft(ctx context.Context, id, owner string) error
+	DeleteDraft(ctx context.Context, id string, owners []string) error
 	DeleteExpiredDrafts(ctx context.Context, now time.Time) (int64, error)
+	DisownDrafts(ctx context.Context, handle, owner string) error
 }
 
 // draftTTL is how long an unpublished preview is kept.
@@ -44,10 +46,8 @@ func randomKey() string {
 func validDraftID(id string) bool { return len(id) == 26 && validID(id) }
 
 // draftOwner is the owner key of the request's browser: "browser:" and the
-// hash of its cookie. A signed-in account will own its drafts under a key
-// of its own ("account:…") in the same column; whoever signs in then can
-// take over the browser's drafts. With create, a browser without the
-// cookie is given one; without, it owns nothing ("").
+// hash of its cookie. With create, a browser without the cookie is given
+// one; without, it owns nothing ("").
 func (s *Server) draftOwner(w http.ResponseWriter, r *http.Request, create bool) string {
 	key := ""
 	if c, err := r.Cookie(draftCookie); err == nil && validDraftID(c.Value) {
@@ -58,14 +58,50 @@ func (s *Server) draftOwner(w http.ResponseWriter, r *http.Request, create bool)
 			key = randomKey()
 		}
 		// Set again on every new draft, so the cookie outlives it.
-		http.SetCookie(w, &http.Cookie{Name: draftCookie, Value: key, Path: "/upload", MaxAge: int(draftTTL / time.Second),
-			HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+		s.putCookie(w, r, &http.Cookie{Name: draftCookie, Value: key, Path: "/upload", MaxAge: int(draftTTL / time.Second)})
 	}
 	if key == "" {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(key))
 	return "browser:" + hex.EncodeToString(sum[:])
+}
+
+// draftOwners are the owner keys whose drafts this request sees: its
+// browser's, and, signed in, its account's (accountOwner).
+func (s *Server) draftOwners(r *http.Request) ([]string, error) {
+	var owners []string
+	if owner := s.draftOwner(nil, r, false); owner != "" {
+		owners = append(owners, owner)
+	}
+	a, err := s.signedInAccount(r)
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		owners = append(owners, accountOwner(a))
+	}
+	return owners, nil
+}
+
+// accountOwner is the owner key of the drafts an account made in browsers
+// it has signed out of.
+func accountOwner(a *store.Account) string { return "account:" + strconv.FormatInt(a.ID, 10) }
+
+// forgetDrafts is called as this browser's session ends (sign-out, sign
+// out everywhere, or another sign-in in its place): the drafts the account
+// made in browsers stop being theirs, so whoever uses this browser next
+// neither sees nor publishes them. They are given to the account rather
+// than deleted, so nothing the user would expect is lost: signed in again,
+// in any browser, they find each preview at its address until it expires.
+// Every browser's drafts of the account go, not only this one's (whose
+// drafts cookie a sign-out under /logout does not carry); a browser still
+// signed in as the account keeps seeing them as the account's.
+func (s *Server) forgetDrafts(r *http.Request, a *store.Account) error {
+	if a == nil {
+		return nil
+	}
+	return s.store.DisownDrafts(r.Context(), a.Handle, accountOwner(a))
 }
 
 // SweepDrafts deletes expired drafts every interval until ctx ends: the

@@ -3,21 +3,8 @@ package ingest
 import (
 	"strconv"
 
-	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
-
-// FileFields reads the files alone, without any field, and returns what the
-// document itself says for each metadata field, by MetaFields name; a
-// field the file does not fill is absent. The preview shows these beside
-// the fields, and leaves open only the ones the file left empty.
-func FileFields(files []archive.File) (map[string]string, error) {
-	_, _, p, err := parse(files)
-	if err != nil {
-		return nil, err
-	}
-	return factsOf(p), nil
-}
 
 // factsOf is the inverse of ParseMeta: each fact as the field would be
 // typed, so a form can show it and read it back unchanged.
@@ -50,7 +37,7 @@ func factsOf(p *run.Parsed) map[string]string {
 }
 
 // Missing lists, in the order of MetaFields, the fields that neither the
-// file (FileFields) nor the uploader's fields fill.
+// file (Document.Fields) nor the uploader's fields fill.
 func Missing(file, fields map[string]string) []string {
 	out := []string{}
 	for _, f := range MetaFields {

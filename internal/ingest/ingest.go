@@ -7,9 +7,9 @@ package ingest
 
 import (
 	"context"
-	"fmt"
-	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
@@ -30,6 +30,9 @@ type Upload struct {
 	// Files is one document, or the files of one sweep (read by Open or
 	// OpenMultipart: inflated, within the limits).
 	Files []archive.File
+	// Doc, when set, is Files already parsed (Read, Reopen): the ingest
+	// derives from it and does not parse Files again.
+	Doc *Document
 	// Fields are the metadata fields as given (form or multipart fields,
 	// the keys of the CLI's --meta file: FieldsFromJSON), by MetaFields name.
 	Fields map[string]string
@@ -76,8 +79,19 @@ func Prepare(u Upload, now time.Time) (*run.Run, string, error) {
 
 func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
 	meta, metaErr := ParseMeta(func(name string) string { return u.Fields[name] })
-	source, filename, p, err := parse(u.Files)
+	var err error
+	doc := u.Doc
+	if doc == nil {
+		doc, err = Read(u.Files)
+	}
+	var p *run.Parsed
 	if err == nil {
+		// The fields are merged into a copy, so the document serves again
+		// (a draft's preview, then its publication). Merging writes only
+		// the copy's own fields; nothing after it writes the slices it
+		// shares with the document.
+		parsed := *doc.parsed
+		p = &parsed
 		// The fields that were read are merged even when others were not,
 		// so the document is checked with what the uploader meant.
 		merge(p, meta)
@@ -88,6 +102,7 @@ func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
 	}
 	r := derive(p)
 	r.UploadedAt = now.UTC()
+	source, filename := doc.source()
 	sum := formats.SHA256(source) // once: the source's hash, and the key of a document without one of its own
 	r.Source = run.Source{SHA256: sum, Filename: filename,
 		ContentType: archive.ContentType(source), Size: int64(len(source))}
@@ -95,25 +110,6 @@ func prepare(u Upload, now time.Time) (*run.Run, string, []byte, error) {
 		r.Submitter, r.SubmitterVerified, r.Org = u.Account, true, u.Org
 	}
 	return r, formats.DedupeKeyHashed(p, sum), source, nil
-}
-
-// parse reads the files as one run and returns the source to store with
-// it: the document itself, or for several files their canonical zip, so
-// the run can be downloaded whole and derived again.
-func parse(files []archive.File) (source []byte, filename string, p *run.Parsed, err error) {
-	switch len(files) {
-	case 0:
-		return nil, "", nil, problem.New(problem.Invalid, "file", "problem.no_file", nil)
-	case 1:
-		p, err = formats.Parse(files[0].Data)
-		return files[0].Data, files[0].Name, p, err
-	}
-	// Parsed as they will read back from the stored zip.
-	p, err = formats.ParseFiles(archive.Canonical(files))
-	if err != nil {
-		return nil, "", nil, err
-	}
-	return archive.Build(files), fmt.Sprintf("sweep-%d-files.zip", len(files)), p, nil
 }
 
 // join puts the problems of the metadata and of the document in one

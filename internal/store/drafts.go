@@ -16,16 +16,22 @@ import (
 // the API) can return one.
 type Draft struct {
 	ID string
-	// Owner is who may see the draft: "browser:<hash of its cookie>" now,
-	// an account's key once browsers sign in.
+	// Owner is who may see the draft: "browser:<hash of its cookie>" for
+	// the browser that uploaded it, or an account's key once the account
+	// signed out of that browser (DisownDrafts).
 	Owner string
-	// Account is the handle of the submitter whose token came with the
-	// upload, kept for publication.
+	// Account is the handle of the account the draft was uploaded as (its
+	// session's or token's), "" for an anonymous upload: the only account
+	// that may publish it, if it may when it does.
 	Account string
 	// Org is the slug of the organisation the account uploads for, ""
 	// for none; checked again at publication.
-	Org    string
-	Files  []archive.File
+	Org   string
+	Files []archive.File
+	// Parsed is the parse of Files as the ingest kept it
+	// (ingest.Document.Keep), so the draft is not parsed again; nil for a
+	// draft made before parses were kept.
+	Parsed []byte
 	Fields map[string]string
 	// PublishedRun is the run the draft became; "" until published.
 	PublishedRun string
@@ -45,24 +51,24 @@ func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
 	if fields == nil {
 		fields = map[string]string{}
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, org, file_names, file_data, fields, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		d.ID, d.Owner, d.Account, d.Org, names, data, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
+	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, org, file_names, file_data, parsed, fields, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		d.ID, d.Owner, d.Account, d.Org, names, data, d.Parsed, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
 	return err
 }
 
-// GetDraft returns the draft id of owner that has not expired at now; any
-// other (unknown, someone else's, expired) is ErrNotFound, so a stranger
-// cannot tell whether an address exists.
-func (s *Store) GetDraft(ctx context.Context, id, owner string, now time.Time) (_ *Draft, err error) {
+// GetDraft returns the draft id of one of owners that has not expired at
+// now; any other (unknown, someone else's, expired) is ErrNotFound, so a
+// stranger cannot tell whether an address exists.
+func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now time.Time) (_ *Draft, err error) {
 	defer wrap(&err, "GetDraft(%q)", id)
 	d := &Draft{ID: id}
 	var names []string
 	var data [][]byte
 	var published *string
-	err = s.pool.QueryRow(ctx, `SELECT owner, account, org, file_names, file_data, fields, published_run, created_at, expires_at
-		FROM drafts WHERE id = $1 AND owner = $2 AND expires_at > $3`, id, owner, now.UTC()).
-		Scan(&d.Owner, &d.Account, &d.Org, &names, &data, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
+	err = s.pool.QueryRow(ctx, `SELECT owner, account, org, file_names, file_data, parsed, fields, published_run, created_at, expires_at
+		FROM drafts WHERE id = $1 AND owner = ANY($2) AND expires_at > $3`, id, owners, now.UTC()).
+		Scan(&d.Owner, &d.Account, &d.Org, &names, &data, &d.Parsed, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -85,17 +91,26 @@ func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string
 	return s.execOne(ctx, `UPDATE drafts SET fields = $2 WHERE id = $1 AND published_run IS NULL`, id, fields)
 }
 
-// PublishDraft records the run a draft became and drops its files: the
-// run keeps them now, and a second publish only needs the run's id.
+// PublishDraft records the run a draft became and drops its files and
+// their parse: the run keeps them now, and a second publish only needs the
+// run's id.
 func (s *Store) PublishDraft(ctx context.Context, id, runID string) (err error) {
 	defer wrap(&err, "PublishDraft(%q)", id)
-	return s.execOne(ctx, `UPDATE drafts SET published_run = $2, file_names = '{}', file_data = '{}' WHERE id = $1`, id, runID)
+	return s.execOne(ctx, `UPDATE drafts SET published_run = $2, file_names = '{}', file_data = '{}', parsed = NULL WHERE id = $1`, id, runID)
 }
 
-// DeleteDraft discards the draft id of owner.
-func (s *Store) DeleteDraft(ctx context.Context, id, owner string) (err error) {
+// DeleteDraft discards the draft id of one of owners.
+func (s *Store) DeleteDraft(ctx context.Context, id string, owners []string) (err error) {
 	defer wrap(&err, "DeleteDraft(%q)", id)
-	return s.execOne(ctx, `DELETE FROM drafts WHERE id = $1 AND owner = $2`, id, owner)
+	return s.execOne(ctx, `DELETE FROM drafts WHERE id = $1 AND owner = ANY($2)`, id, owners)
+}
+
+// DisownDrafts gives every draft of account handle that a browser owns to
+// owner, the account's own key: the browsers no longer see them.
+func (s *Store) DisownDrafts(ctx context.Context, handle, owner string) (err error) {
+	defer wrap(&err, "DisownDrafts(%q)", handle)
+	_, err = s.pool.Exec(ctx, `UPDATE drafts SET owner = $2 WHERE account = $1 AND owner LIKE 'browser:%'`, handle, owner)
+	return err
 }
 
 // DeleteExpiredDrafts deletes every draft whose time is up at now and
