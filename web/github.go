@@ -154,7 +154,9 @@ func (s *Server) githubCallback(w http.ResponseWriter, r *http.Request) error {
 	if f.Mode == "link" {
 		return s.githubLinkDone(w, r, u)
 	}
-	return s.githubSignIn(w, r, u, f.Next)
+	// Checked again where it is followed: the cookie is the browser's to
+	// change, and it may have been set by an older build's laxer check.
+	return s.githubSignIn(w, r, u, localNext(f.Next))
 }
 
 // takeOAuthFlow reads and clears the flow cookie: it works once.

@@ -126,15 +126,6 @@ func loginURL(next string) string {
 	return "/login?" + url.Values{"next": {next}}.Encode()
 }
 
-// localNext returns next when it is an address on this site ("/account"),
-// else "/account": a sign-in must never send the browser to another site.
-func localNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
-		return "/account"
-	}
-	return next
-}
-
 // redirectTo is an error that answers with a 303 to url: a handler that
 // finds the reader must go elsewhere returns it like any refusal.
 type redirectTo struct{ url string }
