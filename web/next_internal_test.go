@@ -37,7 +37,7 @@ func TestLocalNextRefusesBypasses(t *testing.T) {
 		" /account", "  /account", "\u00a0/account", "\u3000/account", "/acc ount", "/account ",
 		// Not a path at all.
 		"", "account", "evil.com", "?next=/x", "#x", ".", "./account", "../account",
-		"/%zz", // an escape that is none
+		"/%zz",                             // an escape that is none
 		"/" + strings.Repeat("a", maxNext), // too long
 	}
 	for _, next := range refused {
