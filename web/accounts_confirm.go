@@ -39,15 +39,16 @@ func (s *Server) signupByMail(w http.ResponseWriter, r *http.Request, f template
 	if len(f.Errors) > 0 {
 		return s.renderAuth(w, r, http.StatusUnprocessableEntity, "acct.signup.title", templates.SignupPage, f)
 	}
-	origin := s.origin(r)
-	s.later(r, "sign-up", func(ctx context.Context) error { return s.mailSignup(ctx, origin, p) })
+	s.later(r, "sign-up", func(ctx context.Context) error { return s.mailSignup(ctx, p) })
 	f.Sent = true
 	return s.renderAuth(w, r, http.StatusOK, "acct.signup.title", templates.SignupSentPage, f)
 }
 
 // mailSignup mails the link that creates the account p, or, when the
-// address has an account already, tells its owner someone tried.
-func (s *Server) mailSignup(ctx context.Context, origin string, p store.PendingSignup) error {
+// address has an account already, tells its owner someone tried. Every
+// link is under BASE_URL, never the request's Host (mailReset).
+func (s *Server) mailSignup(ctx context.Context, p store.PendingSignup) error {
+	origin := s.baseURL
 	a, err := s.store.AccountByEmail(ctx, p.Email)
 	switch {
 	case err == nil:

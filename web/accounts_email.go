@@ -27,7 +27,7 @@ func (s *Server) emailConfirmRequest(w http.ResponseWriter, r *http.Request) err
 	case !s.allowMail(w, r, a.Email):
 		return s.renderAccount(w, r, http.StatusTooManyRequests, a, l.T("acct.error.too_many_mails", nil))
 	}
-	origin, id, email := s.origin(r), a.ID, a.Email
+	id, email := a.ID, a.Email
 	s.later(r, "address confirmation", func(ctx context.Context) error {
 		secret, err := accounts.NewSecret()
 		if err != nil {
@@ -36,8 +36,9 @@ func (s *Server) emailConfirmRequest(w http.ResponseWriter, r *http.Request) err
 		if err := s.store.CreateEmailConfirmation(ctx, id, email, accounts.Hash(secret), time.Now().Add(confirmLife)); err != nil {
 			return err
 		}
-		link := origin + "/account/email/verify?" + url.Values{"token": {secret}}.Encode()
-		return s.sendMail(ctx, email, "mail.confirm_email", map[string]any{"Link": link, "Site": origin})
+		// Under BASE_URL, never the request's Host (mailReset).
+		link := s.baseURL + "/account/email/verify?" + url.Values{"token": {secret}}.Encode()
+		return s.sendMail(ctx, email, "mail.confirm_email", map[string]any{"Link": link, "Site": s.baseURL})
 	})
 	return s.renderAccount(w, r, http.StatusOK, a, l.T("acct.email.sent", nil))
 }

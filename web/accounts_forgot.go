@@ -46,16 +46,16 @@ func (s *Server) forgotSubmit(w http.ResponseWriter, r *http.Request) error {
 		f.Errors = []string{l.T("acct.error.too_many_mails", nil)}
 		return s.renderAuth(w, r, http.StatusTooManyRequests, "acct.forgot.title", templates.ForgotPage, f)
 	}
-	origin := s.origin(r)
-	s.later(r, "password reset", func(ctx context.Context) error { return s.mailReset(ctx, origin, email) })
+	s.later(r, "password reset", func(ctx context.Context) error { return s.mailReset(ctx, email) })
 	f.Sent = true
 	return s.renderAuth(w, r, http.StatusOK, "acct.forgot.title", templates.ForgotPage, f)
 }
 
 // mailReset mails a one-time reset link to the account of email, when
 // there is one, its address is confirmed and it is not suspended; else it
-// does nothing.
-func (s *Server) mailReset(ctx context.Context, origin, email string) error {
+// does nothing. The link is under BASE_URL: whoever holds it sets the
+// password, so its host must be the site's, whatever the request said.
+func (s *Server) mailReset(ctx context.Context, email string) error {
 	a, err := s.store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -70,6 +70,6 @@ func (s *Server) mailReset(ctx context.Context, origin, email string) error {
 	if err := s.store.CreateReset(ctx, a.Handle, accounts.Hash(secret), time.Now().Add(resetLife)); err != nil {
 		return err
 	}
-	link := origin + "/account/reset?" + url.Values{"token": {secret}}.Encode()
-	return s.sendMail(ctx, a.Email, "mail.reset", map[string]any{"Handle": a.Handle, "Link": link, "Site": origin})
+	link := s.baseURL + "/account/reset?" + url.Values{"token": {secret}}.Encode()
+	return s.sendMail(ctx, a.Email, "mail.reset", map[string]any{"Handle": a.Handle, "Link": link, "Site": s.baseURL})
 }

@@ -24,6 +24,9 @@ type GitHubApp struct {
 	ClientID, ClientSecret string
 }
 
+// on says whether the app is set: both its id and its secret.
+func (app GitHubApp) on() bool { return app.ClientID != "" && app.ClientSecret != "" }
+
 // githubEndpoints are GitHub's addresses; tests put a fake server there.
 type githubEndpoints struct {
 	AuthURL, TokenURL, APIURL string
@@ -34,13 +37,18 @@ type githubAuth struct {
 	app       GitHubApp
 	endpoints githubEndpoints
 	client    *http.Client
+	// callback is BASE_URL/login/github/callback, fixed at start: GitHub
+	// sends the code there, so it never comes from a request's Host.
+	callback string
 }
 
-func newGitHubAuth(app GitHubApp, e *githubEndpoints) *githubAuth {
-	if app.ClientID == "" || app.ClientSecret == "" {
+// newGitHubAuth is GitHub sign-in for app, its callback under baseURL;
+// nil when app is not set.
+func newGitHubAuth(app GitHubApp, baseURL string, e *githubEndpoints) *githubAuth {
+	if !app.on() {
 		return nil
 	}
-	g := &githubAuth{app: app, client: &http.Client{Timeout: 15 * time.Second},
+	g := &githubAuth{app: app, client: &http.Client{Timeout: 15 * time.Second}, callback: baseURL + "/login/github/callback",
 		endpoints: githubEndpoints{AuthURL: endpoints.GitHub.AuthURL, TokenURL: endpoints.GitHub.TokenURL, APIURL: "https://api.github.com"}}
 	if e != nil {
 		g.endpoints = *e
@@ -56,13 +64,12 @@ const (
 	oauthLife   = 10 * time.Minute
 )
 
-// github is the app's OAuth configuration; the callback is under the
-// site's origin (BASE_URL).
-func (s *Server) githubConfig(r *http.Request) *oauth2.Config {
-	g := s.github
+// oauthConfig is the app's OAuth configuration, the same for every
+// request: the callback is under BASE_URL.
+func (g *githubAuth) oauthConfig() *oauth2.Config {
 	return &oauth2.Config{ClientID: g.app.ClientID, ClientSecret: g.app.ClientSecret,
 		Endpoint:    oauth2.Endpoint{AuthURL: g.endpoints.AuthURL, TokenURL: g.endpoints.TokenURL, AuthStyle: oauth2.AuthStyleInParams},
-		RedirectURL: s.origin(r) + "/login/github/callback", Scopes: []string{"read:user", "user:email"}}
+		RedirectURL: g.callback, Scopes: []string{"read:user", "user:email"}}
 }
 
 // oauthFlow is what the cookie remembers: mode is "login" or "link".
@@ -99,7 +106,7 @@ func (s *Server) githubStart(w http.ResponseWriter, r *http.Request, f oauthFlow
 	f.State, f.Verifier = state, oauth2.GenerateVerifier()
 	raw, _ := json.Marshal(f)
 	s.setCookie(w, r, oauthCookie, base64.RawURLEncoding.EncodeToString(raw), time.Now().Add(oauthLife))
-	u := s.githubConfig(r).AuthCodeURL(f.State, oauth2.S256ChallengeOption(f.Verifier))
+	u := s.github.oauthConfig().AuthCodeURL(f.State, oauth2.S256ChallengeOption(f.Verifier))
 	http.Redirect(w, r, u, http.StatusSeeOther)
 	return nil
 }
@@ -134,7 +141,7 @@ func (s *Server) githubCallback(w http.ResponseWriter, r *http.Request) error {
 		return errGitHub
 	}
 	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, s.github.client)
-	tok, err := s.githubConfig(r).Exchange(ctx, q.Get("code"), oauth2.VerifierOption(f.Verifier))
+	tok, err := s.github.oauthConfig().Exchange(ctx, q.Get("code"), oauth2.VerifierOption(f.Verifier))
 	if err != nil {
 		s.log.Warn("GitHub token exchange failed", "err", err)
 		return errGitHub
@@ -147,7 +154,9 @@ func (s *Server) githubCallback(w http.ResponseWriter, r *http.Request) error {
 	if f.Mode == "link" {
 		return s.githubLinkDone(w, r, u)
 	}
-	return s.githubSignIn(w, r, u, f.Next)
+	// Checked again where it is followed: the cookie is the browser's to
+	// change, and it may have been set by an older build's laxer check.
+	return s.githubSignIn(w, r, u, localNext(f.Next))
 }
 
 // takeOAuthFlow reads and clears the flow cookie: it works once.

@@ -5,6 +5,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -47,7 +48,10 @@ type Config struct {
 	Store  Store
 	Bundle *i18n.Bundle
 	// BaseURL is the public origin ("https://speedmatrix.example") used in
-	// absolute links; empty means "the origin the request came to".
+	// absolute links; empty means "the origin the request came to", which
+	// is harmless only in a page's own links. Mailer and GitHub need it:
+	// mailed links and the OAuth callback come from it alone, since a
+	// request's Host is whatever the requester typed (New panics without).
 	BaseURL string
 	Logger  *slog.Logger
 	// Version identifies the build; it is part of every ETag so a new
@@ -107,15 +111,21 @@ type changeSource interface {
 	OnChange(func(store.Change))
 }
 
-// New returns the site's handler.
+// New returns the site's handler. It panics when Mailer or GitHub is set
+// without BaseURL: the configuration's reader refuses that first (serve
+// exits naming BASE_URL), so reaching here is a caller's mistake, and a
+// server built so would mail reset links on an attacker's host.
 func New(cfg Config) http.Handler {
+	if err := cfg.linksOrigin(); err != nil {
+		panic(err)
+	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = DefaultCacheBytes
 	}
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
 		pages: newPageCache(cfg.CacheBytes), gens: newGenerations(), metrics: cfg.Metrics,
 		uploads: newUploadGate(cfg.Uploads), logins: newLoginLimiter(cfg.Uploads.Now),
-		mailer: cfg.Mailer, mails: newMailLimits(cfg.Uploads.Now), github: newGitHubAuth(cfg.GitHub, cfg.githubEndpoints)}
+		mailer: cfg.Mailer, mails: newMailLimits(cfg.Uploads.Now), github: newGitHubAuth(cfg.GitHub, cfg.BaseURL, cfg.githubEndpoints)}
 	if s.now = cfg.Now; s.now == nil {
 		s.now = time.Now
 	}
@@ -140,7 +150,21 @@ func New(cfg Config) http.Handler {
 	return s.hits(s.routes())
 }
 
-// origin returns the site's public origin for absolute URLs.
+// errNoBaseURL is New's refusal of mail or GitHub sign-in without BaseURL.
+var errNoBaseURL = errors.New("web: mail and GitHub sign-in need Config.BaseURL: their links must never come from a request's Host")
+
+// linksOrigin refuses a configuration whose links that leave the site
+// (mail, the OAuth callback) would have no origin but the request's.
+func (cfg Config) linksOrigin() error {
+	if cfg.BaseURL == "" && (cfg.Mailer != nil || cfg.GitHub.on()) {
+		return errNoBaseURL
+	}
+	return nil
+}
+
+// origin returns the site's public origin for a page's absolute URLs:
+// BaseURL, else the origin the request came to. Never for a link that
+// leaves the site (mail, OAuth), which use s.baseURL alone (linksOrigin).
 func (s *Server) origin(r *http.Request) string {
 	if s.baseURL != "" {
 		return s.baseURL

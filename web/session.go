@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
@@ -122,15 +121,6 @@ func (s *Server) requireAccount(w http.ResponseWriter, r *http.Request) (*store.
 // loginURL is the sign-in page that returns to next afterwards.
 func loginURL(next string) string {
 	return "/login?" + url.Values{"next": {next}}.Encode()
-}
-
-// localNext returns next when it is an address on this site ("/account"),
-// else "/account": a sign-in must never send the browser to another site.
-func localNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
-		return "/account"
-	}
-	return next
 }
 
 // redirectTo is an error that answers with a 303 to url: a handler that

@@ -26,7 +26,9 @@ import (
 )
 
 // newConfigSite is newSite with the config changed by edit (a base URL,
-// a policy, a logger).
+// a policy, a logger). Its BaseURL is the test server's own origin, as a
+// deployment's BASE_URL names the site (mail and GitHub sign-in need one),
+// unless edit sets another.
 func newConfigSite(t testing.TB, edit func(*web.Config)) *site {
 	t.Helper()
 	st, dbURL := dbtest.New(t)
@@ -34,12 +36,14 @@ func newConfigSite(t testing.TB, edit func(*web.Config)) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := httptest.NewUnstartedServer(nil)
 	cfg := web.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
-		Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}}
+		Uploads: web.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, BaseURL: "http://" + srv.Listener.Addr().String()}
 	if edit != nil {
 		edit(&cfg)
 	}
-	srv := httptest.NewServer(web.New(cfg))
+	srv.Config.Handler = web.New(cfg)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &site{Server: srv, store: st, url: dbURL}
 }
@@ -74,6 +78,9 @@ func (v *visitor) do(method, path string, form url.Values, headers ...string) (*
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	for _, h := range headers {
 		k, val, _ := strings.Cut(h, ": ")
+		if k == "Host" { // the client sends req.Host, not the header
+			req.Host = val
+		}
 		req.Header.Set(k, val)
 	}
 	resp, err := v.c.Do(req)

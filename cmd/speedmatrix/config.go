@@ -68,7 +68,21 @@ func readConfig(getenv func(string) string) (config, error) {
 	}
 	cfg.Mailer = e.mailer("SMTP_URL", "MAIL_FROM")
 	cfg.GitHub = e.github("GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET")
+	e.needsOrigin(getenv("BASE_URL"), cfg.Mailer != nil, "SMTP_URL", "the links it mails are built")
+	e.needsOrigin(getenv("BASE_URL"), cfg.GitHub.ClientID != "", "GITHUB_CLIENT_ID", "GitHub's callback URL is built")
 	return cfg, errors.Join(e.errs...)
+}
+
+// needsOrigin refuses a feature (on, turned on by the variable name) that
+// builds links people follow from outside the site without BASE_URL: the
+// only other origin there is, the request's Host header, is whatever the
+// requester typed, and a reset link mailed on an attacker's host hands
+// them the account. A BASE_URL that could not be read is reported once,
+// by origin.
+func (e *envReader) needsOrigin(baseURL string, on bool, name, links string) {
+	if on && strings.TrimSpace(baseURL) == "" {
+		e.errs = append(e.errs, fmt.Errorf("%s is set but BASE_URL is not: %s from BASE_URL alone, never from a request's Host; set BASE_URL to the site's public origin, such as https://speedmatrix.example", name, links))
+	}
 }
 
 // envReader reads variables and collects what it could not read.

@@ -127,7 +127,7 @@ func TestConfigReadURL(t *testing.T) {
 func TestConfigReadsMailAndGitHub(t *testing.T) {
 	cfg, err := readConfig(envOf(map[string]string{
 		"SMTP_URL": "smtps://site:pw-9f8e7d@mail.example:465", "MAIL_FROM": "speedmatrix <noreply@speedmatrix.example>",
-		"GITHUB_CLIENT_ID": "Iv1.abc", "GITHUB_CLIENT_SECRET": "shh",
+		"GITHUB_CLIENT_ID": "Iv1.abc", "GITHUB_CLIENT_SECRET": "shh", "BASE_URL": "https://speedmatrix.example",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +165,74 @@ func TestConfigReadsMailAndGitHub(t *testing.T) {
 			t.Errorf("%v: the error names no variable: %v", bad, err)
 		}
 	}
+}
+
+// TestConfigMailAndGitHubNeedBaseURL: mail or GitHub sign-in without
+// BASE_URL is refused, naming BASE_URL and the variable that needs it:
+// their links would otherwise take the origin of whatever Host header a
+// request carried, and a reset link on an attacker's host gives the
+// account away. With BASE_URL both start.
+func TestConfigMailAndGitHubNeedBaseURL(t *testing.T) {
+	mailEnv := map[string]string{"SMTP_URL": "smtp://127.0.0.1:2525", "MAIL_FROM": "x@example.test"}
+	githubEnv := map[string]string{"GITHUB_CLIENT_ID": "Iv1.abc", "GITHUB_CLIENT_SECRET": "shh"}
+	for feature, c := range map[string]struct {
+		env  map[string]string
+		name string
+	}{"mail": {mailEnv, "SMTP_URL"}, "GitHub": {githubEnv, "GITHUB_CLIENT_ID"}} {
+		_, err := readConfig(envOf(c.env))
+		if err == nil || !strings.Contains(err.Error(), "BASE_URL") || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%s without BASE_URL: %v; want a refusal naming BASE_URL and %s", feature, err, c.name)
+		}
+		for _, blank := range []string{"", "   "} {
+			if _, err := readConfig(envOf(with(c.env, "BASE_URL", blank))); err == nil {
+				t.Errorf("%s with BASE_URL=%q: no error", feature, blank)
+			}
+		}
+		cfg, err := readConfig(envOf(with(c.env, "BASE_URL", "https://speedmatrix.example")))
+		if err != nil || cfg.BaseURL != "https://speedmatrix.example" {
+			t.Errorf("%s with BASE_URL: %v (base %q)", feature, err, cfg.BaseURL)
+		}
+	}
+	// An unreadable BASE_URL is named once, for what it is.
+	_, err := readConfig(envOf(with(mailEnv, "BASE_URL", "speedmatrix.example")))
+	if err == nil || strings.Count(err.Error(), "BASE_URL") != 1 || !strings.Contains(err.Error(), `BASE_URL="speedmatrix.example"`) {
+		t.Errorf("mail with an unreadable BASE_URL: %v", err)
+	}
+}
+
+// TestCommandsStopWithoutBaseURL is `SMTP_URL=smtp://127.0.0.1:2525
+// MAIL_FROM=x@example.test speedmatrix serve` without BASE_URL, and the
+// same with GitHub sign-in: exit status 2 naming BASE_URL, before any
+// database is touched; every command reads the same configuration.
+func TestCommandsStopWithoutBaseURL(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"SMTP_URL": "smtp://127.0.0.1:2525", "MAIL_FROM": "x@example.test"},
+		{"GITHUB_CLIENT_ID": "Iv1.abc", "GITHUB_CLIENT_SECRET": "shh"},
+	} {
+		for _, cmd := range [][]string{{"serve"}, {"migrate"}, {"account", "reset", "ana"}} {
+			t.Run(strings.Join(cmd, " "), func(t *testing.T) {
+				for _, name := range []string{"SMTP_URL", "MAIL_FROM", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", "BASE_URL"} {
+					t.Setenv(name, env[name])
+				}
+				t.Setenv("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+				var stderr bytes.Buffer
+				if code := run(context.Background(), cmd, &bytes.Buffer{}, &stderr); code != 2 || !strings.Contains(stderr.String(), "BASE_URL") {
+					t.Errorf("%v: exit status %d, stderr %q; want 2 naming BASE_URL", env, code, stderr.String())
+				}
+			})
+		}
+	}
+}
+
+// with is env with name set to value.
+func with(env map[string]string, name, value string) map[string]string {
+	out := map[string]string{name: value}
+	for k, v := range env {
+		if k != name {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // TestCacheFollowsMemoryLimit: unset, the page cache is a quarter of the

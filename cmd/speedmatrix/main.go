@@ -8,7 +8,12 @@
 //	ADDR          listen address (default 127.0.0.1:8080)
 //	DATABASE_URL  PostgreSQL URL; empty runs a private cluster under DATA_DIR
 //	DATA_DIR      where the private cluster lives (default ./data)
-//	BASE_URL      public origin for absolute links (default: the request's)
+//	BASE_URL      public origin for absolute links; required with SMTP_URL or
+//	              GITHUB_CLIENT_ID, whose mailed links and OAuth callback are
+//	              built from it alone, never from a request's Host (unset and
+//	              without either, pages link under the request's origin)
+//	SMTP_URL, MAIL_FROM  mail for password resets and address confirmations
+//	GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET  "Sign in with GitHub"
 //	ALLOW_ANONYMOUS  false refuses uploads without a token (default true;
 //	              true/false, yes/no, on/off, 1/0)
 //	UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN  upload rate limits
