@@ -1,79 +1,70 @@
 package web
 
 import (
-	"sync"
+	"net/http"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/speedmatrix/speedmatrix/internal/ratelimit"
 )
 
 // Failed sign-ins allowed per e-mail address and per client address in a
-// window; the next attempt answers 429 until the window passes. Ten is
-// plenty for a person who mistypes and far too few to guess a password.
+// window, earned back evenly across it; past them the next attempt answers
+// 429 with Retry-After. Ten is plenty for a person who mistypes and far
+// too few to guess a password.
 const (
 	loginFailures = 10
 	loginWindow   = 15 * time.Minute
 )
 
-// loginLimiter counts failed sign-ins per key. It is in memory, per
-// process, like the upload limits.
-type loginLimiter struct {
-	mu   sync.Mutex
-	now  func() time.Time
-	seen map[string]*failures
+// Sign-ups and one-time links (a password reset, a sign-up or address
+// confirmation) a client may try per hour: each sign-up and reset costs a
+// password hash, and a household or an office shares one address.
+const (
+	signupsPerHourClient = 20
+	linksPerHourClient   = 30
+)
+
+// authLimits guard the doors that hash a password or spend a one-time
+// link. Each is checked and counted in one step (ratelimit.Limiter.Allow)
+// before any hash is computed, so simultaneous requests cannot all pass a
+// check that only some of them should. They are in memory, per process,
+// like the upload limits.
+type authLimits struct {
+	// logins counts sign-ins per "email:" and "addr:" key; a right
+	// password is refunded, so only failures add up.
+	logins  *ratelimit.Limiter
+	signups *ratelimit.Limiter
+	links   *ratelimit.Limiter
 }
 
-type failures struct {
-	n     int
-	first time.Time
+func newAuthLimits(now func() time.Time) authLimits {
+	return authLimits{logins: ratelimit.NewPer(loginFailures, loginWindow, now),
+		signups: ratelimit.New(signupsPerHourClient, now), links: ratelimit.New(linksPerHourClient, now)}
 }
 
-func newLoginLimiter(now func() time.Time) *loginLimiter {
-	if now == nil {
-		now = time.Now
-	}
-	return &loginLimiter{now: now, seen: map[string]*failures{}}
+// loginKeys are the keys a sign-in counts against: the address typed and
+// the client.
+func (s *Server) loginKeys(r *http.Request, email string) []string {
+	return []string{"email:" + strings.ToLower(email), "addr:" + clientAddress(r, s.uploads.trustedProxies)}
 }
 
-// blocked reports whether any of keys has used up its failures, and how
-// long until it may try again.
-func (l *loginLimiter) blocked(keys ...string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	var wait time.Duration
-	for _, k := range keys {
-		f := l.seen[k]
-		if f == nil {
-			continue
-		}
-		if now.Sub(f.first) >= loginWindow {
-			delete(l.seen, k)
-			continue
-		}
-		if f.n >= loginFailures {
-			wait = max(wait, f.first.Add(loginWindow).Sub(now))
-		}
-	}
-	return wait > 0, wait
+// allowClient spends one attempt of the client's budget in l; spent, it
+// sets Retry-After and reports false.
+func (s *Server) allowClient(w http.ResponseWriter, r *http.Request, l *ratelimit.Limiter) bool {
+	return allowed(w, l, clientAddress(r, s.uploads.trustedProxies))
 }
 
-// fail counts one failed sign-in against each key.
-func (l *loginLimiter) fail(keys ...string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	if len(l.seen) > 100_000 { // an attack from many addresses: forget the oldest rather than grow
-		for k, f := range l.seen {
-			if now.Sub(f.first) >= loginWindow/2 {
-				delete(l.seen, k)
-			}
-		}
+// allowed spends one attempt of every key in l; spent, it sets
+// Retry-After and reports false.
+func allowed(w http.ResponseWriter, l *ratelimit.Limiter, keys ...string) bool {
+	ok, wait := l.Allow(keys...)
+	if !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
 	}
-	for _, k := range keys {
-		f := l.seen[k]
-		if f == nil || now.Sub(f.first) >= loginWindow {
-			f = &failures{first: now}
-			l.seen[k] = f
-		}
-		f.n++
-	}
+	return ok
 }
+
+// errTooManyLinks answers a client that tried too many one-time links.
+var errTooManyLinks = &httpError{status: http.StatusTooManyRequests, key: "acct.error.too_many_links"}
