@@ -186,3 +186,25 @@ func TestSignupFlood(t *testing.T) {
 		t.Error("a sign-up refused by the limit was hashed")
 	}
 }
+
+// TestLinkTriesLimited: a client's tries of one-time links (a password
+// reset, a sign-up or address confirmation) share one budget of 30 an
+// hour, counted before the link is looked up or a password hashed.
+func TestLinkTriesLimited(t *testing.T) {
+	s := newSite(t)
+	v := newVisitor(t, s)
+	paths := []string{"/account/reset", "/signup/confirm", "/account/email/verify"}
+	form := url.Values{"token": {"guessed"}, "password": {testPassword}}
+	for i := range 30 {
+		if resp, _ := v.post(paths[i%3], form); resp.StatusCode != 404 {
+			t.Fatalf("try %d (%s) = %d, want 404: the link is unknown", i+1, paths[i%3], resp.StatusCode)
+		}
+	}
+	for _, p := range paths {
+		resp, body := v.post(p+"?lang=en", form)
+		if secs, _ := strconv.Atoi(resp.Header.Get("Retry-After")); resp.StatusCode != 429 || secs <= 0 ||
+			!strings.Contains(body, "Too many links") {
+			t.Errorf("%s after 30 tries = %d, Retry-After %q; want 429 saying why", p, resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
+}
