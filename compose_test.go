@@ -172,3 +172,21 @@ func checkReplicaService(t *testing.T, p *types.Project) {
 	script("deploy/replica-entrypoint.sh", "pg_basebackup", " -R ", "-X stream", "REPLICATION_USER", "hot_standby=on")
 	script("deploy/postgres-replication.sh", "WITH REPLICATION LOGIN", "host replication $user", "pg_hba.conf")
 }
+
+// TestDockerfileHealthcheck: the image is healthy when the site answers
+// /readyz (`speedmatrix health`), not merely when the binary runs.
+func TestDockerfileHealthcheck(t *testing.T) {
+	b, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "HEALTHCHECK ") {
+			check = line
+		}
+	}
+	if !strings.Contains(check, `CMD ["/usr/local/bin/speedmatrix", "health"]`) {
+		t.Errorf("the image's HEALTHCHECK is %q, want it to run speedmatrix health", check)
+	}
+}

@@ -1,9 +1,9 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,12 +55,17 @@ func (s *Server) signupSubmit(w http.ResponseWriter, r *http.Request) error {
 		f.Errors = append(f.Errors, l.T("acct.error.password", map[string]any{"Min": accounts.MinPasswordLen}))
 	}
 	if len(f.Errors) == 0 {
-		hash, err := accounts.HashPassword(password)
-		if err != nil {
-			return err
+		// The client's sign-ups are counted before the password is hashed.
+		if !s.allowClient(w, r, s.auth.signups) {
+			f.Errors = []string{l.T("acct.error.too_many_signups", nil)}
+			return s.renderAuth(w, r, http.StatusTooManyRequests, "acct.signup.title", templates.SignupPage, f)
 		}
 		if s.mailer != nil {
-			return s.signupByMail(w, r, f, store.PendingSignup{Handle: handle, Email: email, PasswordHash: hash})
+			return s.signupByMail(w, r, f, store.PendingSignup{Handle: handle, Email: email}, password)
+		}
+		hash, err := accounts.HashPassword(r.Context(), password)
+		if err != nil {
+			return err
 		}
 		id, err := s.store.CreateAccount(r.Context(), handle, email, hash)
 		switch {
@@ -96,7 +101,9 @@ func (s *Server) loginForm(w http.ResponseWriter, r *http.Request) error {
 // loginSubmit is POST /login. Every failure says the same thing, and an
 // unknown address costs the same hashing as a wrong password, so neither
 // the words nor the time tell who has an account. Ten failures for one
-// address or from one client answer 429 with Retry-After for a while.
+// address or from one client answer 429 with Retry-After for a while:
+// the attempt is counted before its password is checked, and given back
+// when the password was right or could not be checked.
 func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := readForm(w, r); err != nil {
 		return err
@@ -104,27 +111,19 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) error {
 	l := i18n.FromContext(r.Context())
 	email, password := strings.TrimSpace(r.PostForm.Get("email")), r.PostForm.Get("password")
 	f := templates.AuthForm{Values: map[string]string{"email": email}, Next: localNext(r.PostForm.Get("next"))}
-	keys := []string{"email:" + strings.ToLower(email), "addr:" + clientAddress(r, s.uploads.trustedProxies)}
-	if stop, wait := s.logins.blocked(keys...); stop {
-		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+	keys := s.loginKeys(r, email)
+	if !allowed(w, s.auth.logins, keys...) {
 		f.Errors = []string{l.T("acct.error.too_many", nil)}
 		return s.renderAuth(w, r, http.StatusTooManyRequests, "acct.login.title", templates.LoginPage, f)
 	}
-	a, err := s.store.AccountByEmail(r.Context(), email)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
-	}
-	ok := false
-	if a != nil && a.PasswordHash != "" {
-		if ok, err = accounts.CheckPassword(a.PasswordHash, password); err != nil {
-			return err
-		}
-	} else {
-		accounts.CheckNobody(password)
+	ok, a, err := s.checkLogin(r.Context(), email, password)
+	if ok || err != nil {
+		s.auth.logins.Refund(keys...)
 	}
 	switch {
+	case err != nil:
+		return err
 	case !ok:
-		s.logins.fail(keys...)
 		f.Errors = []string{l.T("acct.error.login", nil)}
 		return s.renderAuth(w, r, http.StatusUnauthorized, "acct.login.title", templates.LoginPage, f)
 	case a.Suspended:
@@ -136,6 +135,21 @@ func (s *Server) loginSubmit(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, f.Next, http.StatusSeeOther)
 	return nil
+}
+
+// checkLogin reports whether password is that of the account of email,
+// returning the account. An unknown address, or an account without a
+// password, costs the same hashing as a wrong password.
+func (s *Server) checkLogin(ctx context.Context, email, password string) (bool, *store.Account, error) {
+	a, err := s.store.AccountByEmail(ctx, email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return false, nil, err
+	}
+	if a == nil || a.PasswordHash == "" {
+		return false, nil, accounts.CheckNobody(ctx, password)
+	}
+	ok, err := accounts.CheckPassword(ctx, a.PasswordHash, password)
+	return ok, a, err
 }
 
 // logout is POST /logout: this browser only.

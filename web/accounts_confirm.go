@@ -23,8 +23,9 @@ var errConfirmLink = &httpError{status: http.StatusNotFound, key: "acct.error.co
 // signupByMail finishes POST /signup when the site sends mail. The answer
 // is "a link is on its way" whether or not an account has the address:
 // a new address gets the link that creates the account, a taken one a
-// note to its owner. Only the handle, public anyway, may be refused.
-func (s *Server) signupByMail(w http.ResponseWriter, r *http.Request, f templates.AuthForm, p store.PendingSignup) error {
+// note to its owner. Only the handle, public anyway, may be refused. The
+// password is hashed into p once the mail limits let the sign-up through.
+func (s *Server) signupByMail(w http.ResponseWriter, r *http.Request, f templates.AuthForm, p store.PendingSignup, password string) error {
 	l := i18n.FromContext(r.Context())
 	err := s.store.HandleAvailable(r.Context(), p.Handle)
 	switch msg := handleRefused(l, err); {
@@ -38,6 +39,9 @@ func (s *Server) signupByMail(w http.ResponseWriter, r *http.Request, f template
 	}
 	if len(f.Errors) > 0 {
 		return s.renderAuth(w, r, http.StatusUnprocessableEntity, "acct.signup.title", templates.SignupPage, f)
+	}
+	if p.PasswordHash, err = accounts.HashPassword(r.Context(), password); err != nil {
+		return err
 	}
 	s.later(r, "sign-up", func(ctx context.Context) error { return s.mailSignup(ctx, p) })
 	f.Sent = true
@@ -86,6 +90,9 @@ func (s *Server) signupConfirmForm(w http.ResponseWriter, r *http.Request) error
 func (s *Server) signupConfirmSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := readForm(w, r); err != nil {
 		return err
+	}
+	if !s.allowClient(w, r, s.auth.links) {
+		return errTooManyLinks
 	}
 	p, err := s.store.TakePendingSignup(r.Context(), accounts.Hash(r.PostForm.Get("token")))
 	if err != nil || p.Provider != "" {

@@ -57,6 +57,9 @@ func (s *Server) emailVerifySubmit(w http.ResponseWriter, r *http.Request) error
 	if err := readForm(w, r); err != nil {
 		return err
 	}
+	if !s.allowClient(w, r, s.auth.links) {
+		return errTooManyLinks
+	}
 	if err := s.store.ConfirmEmail(r.Context(), accounts.Hash(r.PostForm.Get("token"))); err != nil {
 		return orConfirmErr(err)
 	}

@@ -30,9 +30,14 @@ func (s *Server) resetForm(w http.ResponseWriter, r *http.Request) error {
 
 // resetSubmit is POST /account/reset: the new password, then sign-in.
 // Using the link spends it and signs the account out everywhere else.
+// The client's tries are counted first, before the link is looked up and
+// the password hashed.
 func (s *Server) resetSubmit(w http.ResponseWriter, r *http.Request) error {
 	if err := readForm(w, r); err != nil {
 		return err
+	}
+	if !s.allowClient(w, r, s.auth.links) {
+		return errTooManyLinks
 	}
 	token, password := r.PostForm.Get("token"), r.PostForm.Get("password")
 	a, err := s.store.ResetAccount(r.Context(), accounts.Hash(token))
@@ -45,7 +50,7 @@ func (s *Server) resetSubmit(w http.ResponseWriter, r *http.Request) error {
 		f := templates.AuthForm{Token: token, Errors: []string{l.T("acct.error.password", map[string]any{"Min": accounts.MinPasswordLen})}}
 		return s.renderAuth(w, r, http.StatusUnprocessableEntity, "acct.reset.title", templates.ResetPage, f)
 	}
-	hash, err := accounts.HashPassword(password)
+	hash, err := accounts.HashPassword(r.Context(), password)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func TestBrowserOrg(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, 5*time.Minute)
 	s := newSite(t)
-	hash, err := accounts.HashPassword(testPassword)
+	hash, err := accounts.HashPassword(context.Background(), testPassword)
 	if err != nil {
 		t.Fatal(err)
 	}

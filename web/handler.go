@@ -4,7 +4,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
@@ -32,6 +34,10 @@ var errDiskFull = &httpError{status: http.StatusInsufficientStorage, key: "error
 // errUnavailable answers while the database cannot be reached (503 with
 // Retry-After, see adapt).
 var errUnavailable = &httpError{status: http.StatusServiceUnavailable, key: "error.unavailable"}
+
+// errBusy answers a sign-in, sign-up or reset that found every password
+// hashing slot taken (accounts.ErrBusy): 503, come back in a moment.
+var errBusy = &httpError{status: http.StatusServiceUnavailable, key: "error.busy"}
 
 // page adapts a page's handlerFunc for the router: errors become an error
 // page in the reader's language (see answer).
@@ -83,6 +89,9 @@ func (s *Server) adapt(h handlerFunc, asJSON bool) http.HandlerFunc {
 			s.log.Warn("database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
 			he = errUnavailable
+		case errors.Is(err, accounts.ErrBusy):
+			w.Header().Set("Retry-After", strconv.Itoa(int(accounts.HashWait/time.Second)))
+			he = errBusy
 		case errors.As(err, &he):
 		default:
 			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)

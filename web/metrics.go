@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -55,7 +56,21 @@ func NewMetrics() *Metrics {
 		Help: "Notifications received on the changes channel."})
 	m.reg.MustRegister(m.requests, m.latency, m.cacheEvents, m.ingests, m.changes, m.notifications,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.watchHashing()
 	return m
+}
+
+// watchHashing reports the password hashing slots (internal/accounts): how
+// many hashes ran, how many found every slot taken (503), and how many run
+// now; a busy count that grows is a flood of sign-ins, or too few cores.
+func (m *Metrics) watchHashing() {
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "speedmatrix_password_hashes_total",
+			Help: "Password hashes computed (sign-in, sign-up, reset)."}, func() float64 { return float64(accounts.Stats().Computed) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "speedmatrix_password_hashes_busy_total",
+			Help: "Password checks refused because every hashing slot stayed taken."}, func() float64 { return float64(accounts.Stats().Busy) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "speedmatrix_password_hashes_running",
+			Help: "Password hashes running now; at most one per core."}, func() float64 { return float64(accounts.Stats().Running) }))
 }
 
 // Handler serves the metrics in the Prometheus text format.

@@ -91,8 +91,8 @@ type Server struct {
 	metrics *Metrics
 	uploads *uploadGate
 	now     func() time.Time
-	logins  *loginLimiter // failed sign-ins (login_limit.go)
-	mailer  Mailer        // nil: no mail (mail.go)
+	auth    authLimits // sign-ins, sign-ups and one-time links (auth_limits.go)
+	mailer  Mailer     // nil: no mail (mail.go)
 	mails   mailLimits
 	github  *githubAuth // nil: no GitHub sign-in (github.go)
 	// compressor compresses the uncached answers (compressUncached): one
@@ -124,7 +124,7 @@ func New(cfg Config) http.Handler {
 	}
 	s := &Server{store: cfg.Store, bundle: cfg.Bundle, baseURL: cfg.BaseURL, log: cfg.Logger, version: cfg.Version,
 		pages: newPageCache(cfg.CacheBytes), gens: newGenerations(), metrics: cfg.Metrics,
-		uploads: newUploadGate(cfg.Uploads), logins: newLoginLimiter(cfg.Uploads.Now),
+		uploads: newUploadGate(cfg.Uploads), auth: newAuthLimits(cfg.Uploads.Now),
 		mailer: cfg.Mailer, mails: newMailLimits(cfg.Uploads.Now), github: newGitHubAuth(cfg.GitHub, cfg.BaseURL, cfg.githubEndpoints)}
 	if s.now = cfg.Now; s.now == nil {
 		s.now = time.Now

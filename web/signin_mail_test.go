@@ -61,7 +61,7 @@ func newMailSite(t *testing.T) (*site, *mailtest.Sink, *syncBuffer) {
 // not.
 func mustAccount(t *testing.T, s *site, handle, email, password string, confirmed bool) {
 	t.Helper()
-	hash, err := accounts.HashPassword(password)
+	hash, err := accounts.HashPassword(context.Background(), password)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 // Command speedmatrix is the speedmatrix portal: it serves the site
 // (`serve`), imports result files from the shell (`import`), stores
-// synthetic demo runs (`demo`), backs up and restores (`backup`, `restore`)
-// and migrates the database (`migrate`).
+// synthetic demo runs (`demo`), backs up and restores (`backup`, `restore`),
+// migrates the database (`migrate`) and asks a running server whether it is
+// ready (`health`).
 //
 // Configuration comes from the environment:
 //
@@ -57,6 +58,8 @@ Usage:
   speedmatrix backup FILE.tar.zst         write every run's file, facts and the accounts
   speedmatrix restore FILE.tar.zst        fill an empty database from a backup
   speedmatrix migrate                     apply database migrations and exit
+  speedmatrix health                      ask the server on ADDR for /readyz: exit 0 when
+                                          it answers 200, 1 otherwise (the image's HEALTHCHECK)
   speedmatrix version                     print the build version
 `
 
@@ -111,6 +114,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return restoreCommand(ctx, cfg, args[1:], stdout, stderr)
 	case "migrate":
 		err = migrateOnly(ctx, cfg, stdout)
+	case "health":
+		return healthCommand(ctx, cfg, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "speedmatrix: unknown command %q\n\n%s", args[0], usage)
 		return 2

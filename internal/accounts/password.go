@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -42,22 +43,34 @@ func ValidPassword(p string) bool {
 
 // HashPassword returns the argon2id hash of password as a PHC string
 // ($argon2id$v=19$m=…,t=…,p=…$salt$hash), which carries its own parameters
-// so they can be raised later without invalidating old hashes.
-func HashPassword(password string) (string, error) {
+// so they can be raised later without invalidating old hashes. It waits
+// for a hashing slot (password_slots.go) and returns ErrBusy when none
+// came free in time.
+func HashPassword(ctx context.Context, password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key, err := idKey(ctx, []byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	if err != nil {
+		return "", err
+	}
+	return phc(salt, key), nil
+}
+
+// phc is the PHC string of an argon2id key made with this package's
+// parameters.
+func phc(salt, key []byte) string {
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
-		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 var b64 = base64.RawStdEncoding
 
 // CheckPassword reports whether password matches the PHC string hash,
-// comparing in constant time.
-func CheckPassword(hash, password string) (bool, error) {
+// comparing in constant time. Like HashPassword it runs in a hashing slot
+// and returns ErrBusy when none came free in time.
+func CheckPassword(ctx context.Context, hash, password string) (bool, error) {
 	parts := strings.Split(hash, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
 		return false, ErrBadHash
@@ -72,26 +85,32 @@ func CheckPassword(hash, password string) (bool, error) {
 	if err1 != nil || err2 != nil || len(want) == 0 {
 		return false, ErrBadHash
 	}
-	got := argon2.IDKey([]byte(password), salt, passes, memory, threads, uint32(len(want)))
+	got, err := idKey(ctx, []byte(password), salt, passes, memory, threads, uint32(len(want)))
+	if err != nil {
+		return false, err
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
 // dummyHash is checked against when an e-mail address names nobody, so a
 // sign-in takes as long for an unknown address as for a wrong password and
-// the time taken does not tell which addresses have accounts. It is made
-// on first use, not when the program starts: an argon2id hash takes its
-// 64 MiB of memory, which at start-up, before serve sets the heap limit,
-// was the server's peak RSS, and most processes (import, migrate) never
-// check a password.
+// the time taken does not tell which addresses have accounts. Its key is
+// random bytes, not the hash of anything: checking against it costs what
+// checking a real hash does, and making it costs no hash (made at
+// start-up, one took 64 MiB before serve set the heap limit; made on
+// first use, in a hashing slot, it would take a second one).
 var dummyHash = sync.OnceValue(func() string {
-	h, _ := HashPassword("not anybody's password")
-	return h
+	salt, key := make([]byte, argonSaltLen), make([]byte, argonKeyLen)
+	_, _ = rand.Read(salt)
+	_, _ = rand.Read(key)
+	return phc(salt, key)
 })
 
-// CheckNobody spends the time a CheckPassword would and reports false.
-func CheckNobody(password string) bool {
-	_, _ = CheckPassword(dummyHash(), password)
-	return false
+// CheckNobody spends the time a CheckPassword would, in a hashing slot;
+// its error is ErrBusy or ctx's when it could not.
+func CheckNobody(ctx context.Context, password string) error {
+	_, err := CheckPassword(ctx, dummyHash(), password)
+	return err
 }
 
 // NewSecret returns 256 random bits, url-safe, for a session, a password

@@ -56,7 +56,7 @@ func fillPeople(t *testing.T, ctx context.Context, st *store.Store) *people {
 	p := &people{passwords: map[string]string{}, sessions: map[string]string{}, ids: map[string]int64{}}
 	for _, h := range []string{"alice", "bob", "carol", "dave"} {
 		email, pw := h+"@example.org", secret(t)
-		hash, err := accounts.HashPassword(pw)
+		hash, err := accounts.HashPassword(ctx, pw)
 		must(t, err)
 		p.ids[h], err = st.CreateAccount(ctx, h, email, hash)
 		must(t, err)
@@ -110,7 +110,7 @@ func (p *people) check(t *testing.T, ctx context.Context, src, dst *store.Store)
 		if err != nil {
 			t.Fatalf("%s after the restore: %v", email, err)
 		}
-		if ok, err := accounts.CheckPassword(a.PasswordHash, pw); !ok || err != nil {
+		if ok, err := accounts.CheckPassword(ctx, a.PasswordHash, pw); !ok || err != nil {
 			t.Errorf("%s cannot sign in with the same password after the restore (%v)", email, err)
 		}
 		if want := email == "alice@example.org"; a.Admin() != want {

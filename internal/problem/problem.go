@@ -9,6 +9,7 @@ package problem
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -56,7 +57,46 @@ func (e *Error) Error() string {
 
 // New returns an Error of one problem.
 func New(kind Kind, path, key string, data map[string]any) *Error {
-	return &Error{Kind: kind, Problems: []Problem{{Path: path, Key: key, Data: data}}}
+	return &Error{Kind: kind, Problems: []Problem{clipped(path, key, data)}}
+}
+
+// EchoMax is how many characters of a value a client sent (a path, an id,
+// a query, a key or value of an uploaded document) an answer repeats.
+const EchoMax = 100
+
+// Clip returns s cut to EchoMax characters and ended with "…" when it was
+// longer: enough of the value to recognise it, never all of a value an
+// attacker made 5,000 characters long. Every answer that repeats what a
+// client sent (an error page's address, a problem's path and values) cuts
+// it here.
+func Clip(s string) string {
+	if len(s) <= EchoMax {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == EchoMax {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// clipped is a problem whose path and text values are cut by Clip; data
+// is copied only when a value is cut.
+func clipped(path, key string, data map[string]any) Problem {
+	p := Problem{Path: Clip(path), Key: key, Data: data}
+	copied := false
+	for k, v := range data {
+		if s, ok := v.(string); ok && len(s) > EchoMax {
+			if !copied {
+				p.Data, copied = maps.Clone(data), true
+			}
+			p.Data[k] = Clip(s)
+		}
+	}
+	return p
 }
 
 // As reports whether err is a refusal and returns it.
@@ -75,7 +115,7 @@ type List struct {
 
 // Add records a problem.
 func (l *List) Add(path, key string, data map[string]any) {
-	l.Problems = append(l.Problems, Problem{Path: path, Key: key, Data: data})
+	l.Problems = append(l.Problems, clipped(path, key, data))
 }
 
 // Err returns the collected problems as an error, or nil when there are none.
@@ -105,7 +145,7 @@ func Rebase(err error, base string) error {
 	}
 	for i := range e.Problems {
 		if p := e.Problems[i].Path; len(p) > 0 && p[0] == '$' {
-			e.Problems[i].Path = base + p[1:]
+			e.Problems[i].Path = Clip(base + p[1:])
 		}
 	}
 	return e
