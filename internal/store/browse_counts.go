@@ -153,7 +153,7 @@ h AS (INSERT INTO history_versions AS h ` + historyVersionsColumns + `
 SELECT count(*) FROM d`
 
 // foldCounts folds the deltas in tx and reports how many there were.
-func foldCounts(ctx context.Context, tx querier) (int64, error) {
+func foldCounts(ctx context.Context, tx pgx.Tx) (int64, error) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, foldLock); err != nil {
 		return 0, fmt.Errorf("lock counts: %w", err)
 	}

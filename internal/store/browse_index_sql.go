@@ -209,7 +209,7 @@ WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_valu
 // is the epoch those bounds were learned under: the marked offers are
 // left out before the probe while best_epoch still holds that epoch. The
 // statement runs after the upload took bestLock shared, and an upload's
-// transaction is READ COMMITTED (beginSQL says so), so the statement's snapshot is
+// transaction is READ COMMITTED (uploadTx says so), so the statement's snapshot is
 // taken after the lock: it sees the epoch of every rebuild before it, and
 // no rebuild can make a best worse between that check and the upsert.
 // With any other epoch every offer goes, as with none marked.

@@ -107,12 +107,12 @@ func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) erro
 // notifyAfterCommitSQL announces a committed change (queueCommitAnnounce).
 const notifyAfterCommitSQL = `SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true)`
 
-// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on conn and
+// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on tx and
 // returns the first error up to the commit. The write is committed
 // whatever the announcement does after it, so an announcement that fails
 // is sent once more on its own rather than failing the write.
-func sendCommitAnnounced(ctx context.Context, conn querier, b *pgx.Batch) error {
-	br := conn.SendBatch(ctx, b)
+func sendCommitAnnounced(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
+	br := tx.SendBatch(ctx, b)
 	for range b.Len() - 1 {
 		if _, err := br.Exec(); err != nil {
 			_ = br.Close()
@@ -125,7 +125,7 @@ func sendCommitAnnounced(ctx context.Context, conn querier, b *pgx.Batch) error 
 		return cerr
 	}
 	notify := b.QueuedQueries[b.Len()-1]
-	_, _ = conn.Exec(ctx, notify.SQL, notify.Arguments...)
+	_, _ = tx.Exec(ctx, notify.SQL, notify.Arguments...) // on tx's connection, after its commit
 	return nil
 }
 

@@ -129,7 +129,7 @@ func insertRunRows(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded []tim
 		return err
 	}
 	for _, i := range retry {
-		id, created, err := insertRunRow(ctx, tx, runs[i].Run, runs[i].DedupeKey, uploaded[i])
+		id, created, _, err := insertRunRow(ctx, tx, runs[i].Run, runs[i].DedupeKey, uploaded[i])
 		if err != nil {
 			return fmt.Errorf("run %q: %w", runs[i].DedupeKey, err)
 		}

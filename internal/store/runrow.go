@@ -39,7 +39,8 @@ const insertRunSQL = insertRunHead + `
     -- membership (a restore keeps the organisation as it was).
     (SELECT id FROM orgs WHERE $45 AND $59 <> '' AND lower(slug) = lower($59))
 )
-ON CONFLICT DO NOTHING`
+ON CONFLICT DO NOTHING
+RETURNING (SELECT epoch FROM best_epoch)`
 
 // insertUnverifiedRunSQL is insertRunSQL for a run whose submitter is not
 // verified, which belongs to no account and no organisation: the same row
@@ -51,7 +52,8 @@ ON CONFLICT DO NOTHING`
 const insertUnverifiedRunSQL = insertRunHead + `
     NULL, NULL
 )
-ON CONFLICT DO NOTHING`
+ON CONFLICT DO NOTHING
+RETURNING (SELECT epoch FROM best_epoch)`
 
 // insertRunHead is insertRunSQL up to its last two values, the run's
 // account and organisation.

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"time"
+
+	"github.com/jackc/pgx/v5"
 	"strconv"
 	"strings"
 
@@ -81,4 +84,12 @@ func uploadWrites(id string, source []byte, r *run.Run) (string, []any) {
 	_, names := identityArgs([]*run.Run{r})
 	args = append(append(args, names...), bestLock)
 	return uploadWritesSQL[min(len(r.Decode), 1)][min(len(r.Prefill), 1)], args
+}
+
+// queueUpload queues on b the statements of an upload of run r under id
+// past its row, in lock order.
+func queueUpload(b *pgx.Batch, id string, source []byte, r *run.Run, uploaded time.Time, u *boundedUpload) {
+	sql, args := uploadWrites(id, source, r)
+	b.Queue(sql, args...)                                                          // source, cells, names, bestLock
+	queueOffersAndCounts(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: leaderboard, groups
 }
