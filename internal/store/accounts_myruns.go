@@ -68,7 +68,7 @@ func showInTx(ctx context.Context, tx pgx.Tx, id string) error {
 	if _, err := tx.Exec(ctx, `UPDATE runs SET hidden = false, revision = revision + 1 WHERE id = $1`, id); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, oneRun.countRunsSQL(), id, 1); err != nil {
+	if err := countRun(ctx, tx, id, 1); err != nil {
 		return err
 	}
 	return rebuildGroup(ctx, tx, id)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,91 +34,43 @@ const foldLock = 0x5e3d_f01d
 // the deltas, the key's columns and runs, one row per group and source.
 const groupCounts = `SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs`
 
-// countRunsSQL counts the runs ($1) in their browse groups, $2 each (1, or
-// -1 for a run that leaves them): a delta per group, and the group's row
-// when it has none yet. The delta also counts, in history_runs, those of
-// the runs a history reads (historyRankable), and their version's
-// history_versions row is made, with no runs, when it has none yet: the
-// fold adds the delta there too (migration 0017). model_base_slug follows
-// from model_slug, so min() picks the one value. The NOT EXISTS leaves an
-// existing row out before the insert, so the insert never waits on a fold
-// that is updating it.
-//
-// The setups of the versions' new rows count them (history_setups): the
-// one row an upload writes there, only when it brings its setup a version.
-//
-// A run leaving (-1) is hidden already, so it counts no history run: a
-// history's counts are derived again from its runs (rebuildHistoryOf)
-// whenever one is hidden, shown or goes.
-func (sh runsShape) countRunsSQL() string {
-	return countDeltasSQL(sh.countedRuns(), countSign)
+// The statements that count runs in their browse groups: one run by its
+// stored row (count_run_*.sql: an upload's, a hidden run shown again, or
+// taken out), or runs counted in memory, one element per group
+// (count_*.sql: freshIndex). Each makes the group's row when it has none
+// yet, and the run's version's history_versions row when it is one a
+// history reads (historyRankable; the setup's history_setups row counts a
+// new version), each with no runs, then appends the runs to
+// browse_count_deltas, with those a history reads in history_runs: the
+// fold adds them up (migration 0017).
+var (
+	countRunGroupsSQL   = sqlFile("count_run_groups")
+	countRunVersionsSQL = sqlFile("count_run_versions")
+	countRunDeltasSQL   = sqlFile("count_run_deltas")
+	countGroupsSQL      = sqlFile("count_groups")
+	countVersionsSQL    = sqlFile("count_versions")
+	countDeltasSQL      = sqlFile("count_deltas")
+)
+
+// queueCountRun queues on b the count of run id, sign times (1, or -1 for
+// a run that leaves), in lock order (queueUpload). A run leaving is hidden
+// already, so it counts no history run: a history's counts are derived
+// again from its runs (rebuildHistoryOf) whenever one is hidden, shown or
+// goes.
+func queueCountRun(b *pgx.Batch, id string, sign int64) {
+	b.Queue(countRunGroupsSQL, id)
+	b.Queue(countRunVersionsSQL, id)
+	b.Queue(countRunDeltasSQL, id, sign)
 }
 
-// countCTEs is countRunsSQL in parts (countDeltasCTEs).
-func (sh runsShape) countCTEs() []cte {
-	return countDeltasCTEs(sh.countedRuns(), countSign)
-}
-
-// countSign is countRunsSQL's sign, its parameter $2.
-const countSign = `$2::bigint`
-
-// countedRuns is countRunsSQL's rows n: the runs ($1) by browse group.
-// One run is its group's one row, read without the sort and aggregate
-// that group a batch's runs: nodes every upload's statement would start
-// and end for one row.
-func (sh runsShape) countedRuns() string {
-	if sh.one {
-		return `SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version,
-        quantization_slug, 1::bigint AS runs, (` + historyRankable + `)::integer::bigint AS history_runs
-    FROM runs r WHERE id ` + sh.ids
+// countRun is queueCountRun in a round trip of its own.
+func countRun(ctx context.Context, tx pgx.Tx, id string, sign int64) error {
+	b := &pgx.Batch{}
+	queueCountRun(b, id, sign)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("count run: %w", err)
 	}
-	return `SELECT model_slug, min(model_base_slug) AS model_base_slug, hardware_slug, engine_slug, engine_version,
-        quantization_slug, count(*) AS runs, count(*) FILTER (WHERE ` + historyRankable + `) AS history_runs
-    FROM runs r WHERE id ` + sh.ids + ` GROUP BY ` + browseGroupKey
-}
-
-// countDeltasSQL is countRunsSQL for the rows of n (browse_count_deltas'
-// columns, one row per group), each runs and history_runs multiplied by
-// sign: the groups' and versions' rows made where missing, the setups'
-// versions counted, the deltas appended. The bulk load counts its runs
-// with it too, so that every path takes these locks in one order.
-func countDeltasSQL(n, sign string) string {
-	ctes := countDeltasCTEs(n, sign)
-	var with []string
-	for _, c := range ctes[:len(ctes)-1] {
-		with = append(with, c.name+` AS (`+c.sql+`)`)
-	}
-	return `
-WITH ` + strings.Join(with, ",\n") + `
-` + ctes[len(ctes)-1].sql
-}
-
-// countDeltasCTEs is countDeltasSQL in parts: the CTEs n, g, h and s in
-// the order of its text, then the insert of the deltas, its main
-// statement. They run in this order: the deltas, then s (which reads h to
-// its end: history_versions, then history_setups), then g
-// (browse_groups), the order a statement runs data-modifying CTEs that
-// its main query does not read; an upload that sends them in one
-// statement with others keeps it (offersAndCountsSQL).
-func countDeltasCTEs(n, sign string) []cte {
-	return []cte{{name: "n", sql: n},
-		{name: "g", sql: `INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-    SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, 0 FROM n
-    WHERE NOT EXISTS (SELECT FROM browse_groups o WHERE (o.model_slug, o.hardware_slug, o.engine_slug, o.engine_version, o.quantization_slug) =
-        (n.model_slug, n.hardware_slug, n.engine_slug, n.engine_version, n.quantization_slug))
-    ORDER BY ` + browseGroupKey + `
-    ON CONFLICT DO NOTHING`},
-		{name: "h", sql: `INSERT INTO history_versions ` + historyVersionsColumns + `
-    SELECT ` + historyVersionsKey + `, model_base_slug, 0 FROM n
-    WHERE history_runs > 0 AND NOT EXISTS (SELECT FROM history_versions o WHERE (` + historyVersionsKeyOf("o") + `) =
-        (` + historyVersionsKeyOf("n") + `))
-    ORDER BY ` + historyVersionsKey + `
-    ON CONFLICT DO NOTHING RETURNING ` + historyVersionsKey + `, model_base_slug`},
-		{name: "s", sql: `INSERT INTO history_setups AS s ` + historySetupsColumns + historySetupsFrom("h") + historySetupsAdd},
-		{name: "deltas", sql: `INSERT INTO browse_count_deltas (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs,
-    history_runs)
-SELECT model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, ` + sign + ` * runs,
-    ` + sign + ` * history_runs FROM n`}}
+	return nil
 }
 
 // identityCountsOf lists rows of browse_groups or browse_count_deltas
@@ -202,8 +153,8 @@ const groupOfRun = `(g.model_slug, g.hardware_slug, g.engine_slug, g.engine_vers
 // when no run is left in them. The caller holds lockBest, so every
 // upload's deltas are committed and the fold sees them all.
 func uncountRun(ctx context.Context, tx pgx.Tx, id string) error {
-	if _, err := tx.Exec(ctx, oneRun.countRunsSQL(), id, -1); err != nil {
-		return fmt.Errorf("uncount run: %w", err)
+	if err := countRun(ctx, tx, id, -1); err != nil {
+		return err
 	}
 	if _, err := foldCounts(ctx, tx); err != nil {
 		return err

@@ -91,8 +91,7 @@ func checkReplica(ctx context.Context, rp *pgxpool.Pool) error {
 }
 
 // connect makes a pool on url, naming its sessions app (in
-// pg_stat_activity) unless the URL names them; its connections write the
-// upload's arrays themselves (registerBinaryArrays).
+// pg_stat_activity) unless the URL names them.
 func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -100,10 +99,6 @@ func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
 	}
 	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; app != "" && !named {
 		cfg.ConnConfig.RuntimeParams["application_name"] = app
-	}
-	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
-		registerBinaryArrays(c.TypeMap())
-		return nil
 	}
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
