@@ -98,7 +98,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 }
 
 // insertRunRows inserts the runs rows under their short ids in one
-// pipelined batch; a row that did not go in (its key is stored, maybe
+// batch; a row that did not go in (its key is stored, maybe
 // earlier in this batch, or another key holds the short id) takes
 // insertRunRow's path, which settles it as InsertRun would.
 //
