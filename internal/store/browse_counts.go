@@ -80,28 +80,9 @@ const identityCountsOf = `CROSS JOIN LATERAL (VALUES ('hardware', d.hardware_slu
     ('model', d.model_slug, d.model_base_slug)) AS k (kind, slug, base)
 WHERE k.slug <> ''`
 
-// foldCountsSQL moves every delta its snapshot sees into the folded counts,
-// history_versions' included, in key order (the rows it locks). One statement: a reader sees the
-// deltas either before the fold or folded, never both or neither.
-const foldCountsSQL = `
-WITH d AS (DELETE FROM browse_count_deltas RETURNING *),
-g AS (INSERT INTO browse_groups AS g (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
-    SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, sum(runs)
-    FROM d GROUP BY ` + browseGroupKey + ` ORDER BY ` + browseGroupKey + `
-    ON CONFLICT (` + browseGroupKey + `) DO UPDATE SET runs = g.runs + excluded.runs),
-i AS (INSERT INTO identity_runs AS i (kind, slug, base, runs)
-    SELECT k.kind, k.slug, min(k.base), sum(d.runs) FROM d ` + identityCountsOf + `
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (kind, slug) DO UPDATE SET runs = i.runs + excluded.runs),
-v AS (INSERT INTO engine_version_runs AS v (engine_slug, engine_version, runs)
-    SELECT engine_slug, engine_version, sum(runs) FROM d WHERE engine_version <> ''
-    GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (engine_slug, engine_version) DO UPDATE SET runs = v.runs + excluded.runs),
-h AS (INSERT INTO history_versions AS h ` + historyVersionsColumns + `
-    SELECT ` + historyVersionsKey + `, min(model_base_slug), sum(history_runs) FROM d WHERE history_runs <> 0
-    GROUP BY ` + historyVersionsKey + ` ORDER BY ` + historyVersionsKey + `
-    ON CONFLICT (` + historyVersionsKey + `) DO UPDATE SET runs = h.runs + excluded.runs)
-SELECT count(*) FROM d`
+// foldCountsSQL moves every delta its snapshot sees into the folded
+// counts, in one statement, and returns how many there were.
+var foldCountsSQL = sqlFile("fold_counts")
 
 // foldCounts folds the deltas in tx and reports how many there were.
 func foldCounts(ctx context.Context, tx pgx.Tx) (int64, error) {
@@ -144,10 +125,6 @@ func (s *Store) KeepCountsFolded(ctx context.Context, every time.Duration, log *
 	}
 }
 
-// groupOfRun matches the browse_groups row g of run $1.
-const groupOfRun = `(g.model_slug, g.hardware_slug, g.engine_slug, g.engine_version, g.quantization_slug) =
-    (SELECT model_slug, hardware_slug, engine_slug, engine_version, quantization_slug FROM runs WHERE id = $1)`
-
 // uncountRun takes run id out of the counts (it was hidden or is being
 // deleted) and drops its group, and its identities' and version's counts,
 // when no run is left in them. The caller holds lockBest, so every
@@ -159,16 +136,18 @@ func uncountRun(ctx context.Context, tx pgx.Tx, id string) error {
 	if _, err := foldCounts(ctx, tx); err != nil {
 		return err
 	}
-	for _, sql := range []string{
-		`DELETE FROM browse_groups g WHERE g.runs <= 0 AND ` + groupOfRun,
-		`DELETE FROM identity_runs i USING runs d ` + identityCountsOf + ` AND d.id = $1
-    AND (i.kind, i.slug) = (k.kind, k.slug) AND i.runs <= 0`,
-		`DELETE FROM engine_version_runs v USING runs r WHERE r.id = $1
-    AND (v.engine_slug, v.engine_version) = (r.engine_slug, r.engine_version) AND v.runs <= 0`,
-	} {
-		if _, err := tx.Exec(ctx, sql, id); err != nil {
-			return fmt.Errorf("uncount run: %w", err)
-		}
+	b := &pgx.Batch{}
+	b.Queue(`DELETE FROM browse_groups g
+WHERE g.runs <= 0 AND (g.model_slug, g.hardware_slug, g.engine_slug, g.engine_version, g.quantization_slug) =
+    (SELECT model_slug, hardware_slug, engine_slug, engine_version, quantization_slug FROM runs WHERE id = $1)`, id)
+	b.Queue(`DELETE FROM identity_runs i
+USING runs d CROSS JOIN LATERAL (VALUES ('hardware', d.hardware_slug, ''), ('engine', d.engine_slug, ''),
+    ('model', d.model_slug, d.model_base_slug)) AS k (kind, slug, base)
+WHERE k.slug <> '' AND d.id = $1 AND (i.kind, i.slug) = (k.kind, k.slug) AND i.runs <= 0`, id)
+	b.Queue(`DELETE FROM engine_version_runs v USING runs r
+WHERE r.id = $1 AND (v.engine_slug, v.engine_version) = (r.engine_slug, r.engine_version) AND v.runs <= 0`, id)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("uncount run: %w", err)
 	}
 	return nil
 }
@@ -176,23 +155,27 @@ func uncountRun(ctx context.Context, tx pgx.Tx, id string) error {
 // recountAll derives every count again from the shown runs, deltas
 // dropped. The caller holds lockBest.
 func recountAll(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, foldLock); err != nil {
-		return fmt.Errorf("lock counts: %w", err)
+	b := &pgx.Batch{}
+	b.Queue(`SELECT pg_advisory_xact_lock($1)`, foldLock)
+	for _, sql := range []string{`DELETE FROM browse_count_deltas`, `DELETE FROM browse_groups`,
+		`DELETE FROM identity_runs`, `DELETE FROM engine_version_runs`} {
+		b.Queue(sql)
 	}
-	for _, sql := range []string{
-		`DELETE FROM browse_count_deltas`, `DELETE FROM browse_groups`, `DELETE FROM identity_runs`,
-		`DELETE FROM engine_version_runs`,
-		`INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version, quantization_slug, runs)
+	b.Queue(`INSERT INTO browse_groups (model_slug, model_base_slug, hardware_slug, engine_slug, engine_version,
+    quantization_slug, runs)
 SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, count(*)
-FROM runs WHERE NOT hidden GROUP BY ` + browseGroupKey,
-		`INSERT INTO identity_runs (kind, slug, base, runs)
-SELECT k.kind, k.slug, min(k.base), sum(d.runs) FROM browse_groups d ` + identityCountsOf + ` GROUP BY 1, 2`,
-		`INSERT INTO engine_version_runs (engine_slug, engine_version, runs)
-SELECT engine_slug, engine_version, sum(runs) FROM browse_groups WHERE engine_version <> '' GROUP BY 1, 2`,
-	} {
-		if _, err := tx.Exec(ctx, sql); err != nil {
-			return fmt.Errorf("recount: %w", err)
-		}
+FROM runs WHERE NOT hidden
+GROUP BY model_slug, hardware_slug, engine_slug, engine_version, quantization_slug`)
+	b.Queue(`INSERT INTO identity_runs (kind, slug, base, runs)
+SELECT k.kind, k.slug, min(k.base), sum(d.runs)
+FROM browse_groups d CROSS JOIN LATERAL (VALUES ('hardware', d.hardware_slug, ''), ('engine', d.engine_slug, ''),
+    ('model', d.model_slug, d.model_base_slug)) AS k (kind, slug, base)
+WHERE k.slug <> ''
+GROUP BY 1, 2`)
+	b.Queue(`INSERT INTO engine_version_runs (engine_slug, engine_version, runs)
+SELECT engine_slug, engine_version, sum(runs) FROM browse_groups WHERE engine_version <> '' GROUP BY 1, 2`)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("recount: %w", err)
 	}
 	return nil
 }

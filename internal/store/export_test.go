@@ -72,7 +72,7 @@ func RunIndexSQL() map[string]string {
 }
 
 // FoldCountsSQL is the statement that folds the run counts' deltas.
-const FoldCountsSQL = foldCountsSQL
+var FoldCountsSQL = foldCountsSQL
 
 // CountSQL is the statements that read the counts kept per identity, each
 // with a parameter and the table of counts it is to read.
