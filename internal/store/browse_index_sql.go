@@ -80,10 +80,38 @@ type bestTable struct {
 	// the runs column of the same name: a run whose value is empty has
 	// no row in the table.
 	extra string
-	// offer offers cells as arrays by column (offer_best_cells.sql,
-	// offerArgs): a batch's, a bulk load's, a large run's. offerRun is
-	// what an upload sends, a run's offers with what they share once
-	// (offer_run_best_cells.sql, offerRunArgs).
+	// offer offers cells, the best per key (offerCells), as arrays by
+	// column (offer_best_cells.sql, offerArgs): a batch's, a bulk load's,
+	// a large run's. Each takes its key's place when it is better than
+	// the stored row; the upsert locks the rows it replaces, in key order,
+	// so concurrent uploads to one group settle on the best of them.
+	// Offers no better than the stored best are left out before the
+	// upsert: ON CONFLICT DO UPDATE locks (writes) every conflicting row
+	// even when its WHERE rejects the update, which made a batch of 250
+	// runs cost ~0.9 s at 13k runs stored. That is safe because a best
+	// only gets better while uploads hold bestLock (only a rebuild, which
+	// excludes them, makes one worse). The stored best is looked up by a
+	// LATERAL subquery with LIMIT 1, a probe of the primary key per offer
+	// whatever the plan (TestOneRunIndexPlansProbeKeys): a generic plan
+	// made while the table was small could otherwise hash the whole table.
+	// The cells come from memory rather than read back from decode_cells
+	// joined to runs, which made this the costliest statement of an upload.
+	//
+	// offerRun is what an upload sends (offer_run_best_cells.sql,
+	// offerRunArgs): what a run's offers share (the group, the base model,
+	// the run's id and upload time, the extra column) goes once, and only
+	// what is each cell's own as arrays; as arrays, eight of the fourteen
+	// columns were ~50 equal elements each, encoded by the server and
+	// parsed by the backend at every upload. The same probe and upsert.
+	// One more array marks the offers the Store's bounds say cannot win
+	// (bestBounds), and the next parameter is the epoch those bounds were
+	// learned under: the marked offers are left out before the probe while
+	// best_epoch still holds that epoch. The statement runs after the
+	// upload took bestLock shared, and an upload's transaction is READ
+	// COMMITTED (uploadTx), so its snapshot is taken after the lock: it
+	// sees the epoch of every rebuild before it, and no rebuild can make a
+	// best worse between that check and the upsert. With any other epoch
+	// every offer goes, as with none marked.
 	offer, offerRun string
 }
 

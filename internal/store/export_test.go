@@ -32,7 +32,7 @@ func RebuildAllBest(ctx context.Context, s *Store) error {
 }
 
 // InsertRunHeld stores r under dedupe key key in one transaction, as an
-// upload does (its row, its cells, then indexNewRuns' statements), and
+// upload does (its row, its cells, then queueIndexRun's statements), and
 // calls held before the commit, with every lock the upload takes still
 // held. It returns the run's id.
 func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held func()) (id string, err error) {

@@ -83,7 +83,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 // uploadTx is an upload's transaction. It names the isolation level,
 // whatever the database's default (default_transaction_isolation): the
 // offers of bests rely on each statement taking its own snapshot, after
-// the locks taken before it (offer_one_best_cells.sql).
+// the locks taken before it (offer_run_best_cells.sql).
 var uploadTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
 
 // newRunRow is InsertRun's first round trip, for a document not stored

@@ -1,7 +1,8 @@
--- One run's offers to best_cells (offerRunArgs): $1–$6 each offer's context,
--- concurrency, metric, status, sort value and value; $7–$14 what they share, the run's
--- model, base model, hardware, engine, quantization, demo flag, id and upload time;
--- $15 marks the offers that cannot win while best_epoch holds $16 (bestBounds).
+-- One run's offers to best_cells, the best per browse group (offerRunArgs): $1–$6
+-- each offer's context, concurrency, metric, status, sort value and value; $7–$14
+-- what they share: the run's model, base model, hardware, engine, quantization,
+-- demo flag, id and upload time. $15 marks the offers that cannot
+-- win while best_epoch holds $16 (bestBounds): those are left out unprobed.
 INSERT INTO best_cells AS b (context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at)
 SELECT y.context, y.concurrency, y.metric, y.status, $7::text AS model_slug, $8::text AS model_base_slug,

@@ -3,7 +3,10 @@
 -- the run's slugs, version, upload time and rankability come from its runs
 -- row. Per key the best offer takes the stored row's place when it is better.
 -- An offer no better than the stored row is left out before the upsert, whose
--- ON CONFLICT would lock the row even when it keeps it.
+-- ON CONFLICT would lock the row even when it keeps it: a setup's history is
+-- mostly settled, so most uploads lock nothing here. That is safe while uploads
+-- hold bestLock shared: only a rebuild, which holds it exclusively, makes a
+-- stored row worse.
 INSERT INTO history_cells AS h (hardware_slug, engine_slug, model_slug, context, concurrency, quantization_slug,
     engine_version, model_base_slug, total_tps, uploaded_at, run_id, demo)
 SELECT * FROM (

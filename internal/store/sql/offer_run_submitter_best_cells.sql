@@ -1,7 +1,8 @@
--- One run's offers to submitter_best_cells per proven submitter (offerRunArgs): $1–$6 each offer's context,
--- concurrency, metric, status, sort value and value; $7–$15 what they share, the run's
--- model, base model, hardware, engine, quantization, demo flag, id and upload time and submitter_slug;
--- $16 marks the offers that cannot win while best_epoch holds $17 (bestBounds).
+-- One run's offers to submitter_best_cells, the best per browse group and proven submitter (offerRunArgs): $1–$6
+-- each offer's context, concurrency, metric, status, sort value and value; $7–$15
+-- what they share: the run's model, base model, hardware, engine, quantization,
+-- demo flag, id and upload time, and its submitter_slug. $16 marks the offers that cannot
+-- win while best_epoch holds $17 (bestBounds): those are left out unprobed.
 INSERT INTO submitter_best_cells AS b (context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at, submitter_slug)
 SELECT y.context, y.concurrency, y.metric, y.status, $7::text AS model_slug, $8::text AS model_base_slug,

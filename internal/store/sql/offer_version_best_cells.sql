@@ -1,5 +1,6 @@
--- Offers to version_best_cells per engine version, one per key, as arrays by column ($1–$15, in the
--- table's order; offerArgs): each takes its key's place when it beats the stored row.
+-- Offers to version_best_cells, the best per browse group and engine version, one per key, as arrays by column in the
+-- table's order ($1–$15; offerArgs): each takes its key's place when it beats the
+-- stored row, probed first so that a losing offer locks nothing.
 INSERT INTO version_best_cells AS b (context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at, engine_version)
 SELECT y.* FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
