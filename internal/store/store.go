@@ -1,6 +1,8 @@
 // Package store keeps runs in PostgreSQL: the derived run, its cells and
 // prefill rows, and the uploaded document byte for byte. It is the only
-// package that writes SQL; every query lives next to the method that runs it.
+// package that writes SQL; every query lives next to the method that runs it,
+// or, when it is longer than a few lines, in a file of sql/ loaded by name
+// (sqlfiles.go).
 package store
 
 import (
