@@ -94,7 +94,7 @@ func showInTx(ctx context.Context, tx pgx.Tx, id string) error {
 // returnInTx puts run id, just made visible, back in its group's count
 // and among its bests. The caller holds lockBest.
 func returnInTx(ctx context.Context, tx pgx.Tx, id string) error {
-	if _, err := tx.Exec(ctx, oneRun.countRunsSQL(), id, 1); err != nil {
+	if err := countRun(ctx, tx, id, 1); err != nil {
 		return err
 	}
 	return rebuildGroup(ctx, tx, id)

@@ -94,7 +94,7 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		if err := copyPrefillRows(ctx, tx, r.ID, r.Prefill); err != nil {
 			return fmt.Errorf("prefill rows: %w", err)
 		}
-		if err := indexNewRuns(ctx, tx, []string{r.ID}, []*run.Run{r}, []time.Time{r.UploadedAt}); err != nil {
+		if err := indexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
 			return err
 		}
 		if !hidden {

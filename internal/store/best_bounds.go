@@ -15,7 +15,7 @@ import (
 // offers that are strictly worse in sort value, or equal in it and
 // uploaded later (a later upload of the same numbers never wins), and
 // the offer statement leaves those out before it probes the
-// table (bestTable.offerOneSQL), while the database's best_epoch still
+// table (offer_run_best_cells.sql), while the database's best_epoch still
 // equals the epoch the bounds were learned under: most offers lose, and a
 // probe of the primary key plus visits of the heap was most of an
 // upload's cost in the database.
@@ -257,6 +257,14 @@ func (u *boundedUpload) marks(i int, offers []bestOffer) []bool {
 	}
 	u.offers[i] = offers
 	return u.bounds.cannotWin(u.epoch, i, offers)
+}
+
+// offered keeps offers, table i's, sent with none marked (a run's too
+// many to mark: queueIndexRun), to learn from. A nil upload keeps none.
+func (u *boundedUpload) offered(i int, offers []bestOffer) {
+	if u != nil {
+		u.offers[i] = offers
+	}
 }
 
 // epochOr0 is the epoch u read; any will do when nothing is marked.

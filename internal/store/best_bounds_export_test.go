@@ -15,13 +15,8 @@ func BoundsMarked(s *Store) int {
 }
 
 // BoundedOfferSQL is the offer statement of an upload to table i of
-// bestTables, by subscript or by unnest.
-func BoundedOfferSQL(i int, indexed bool) string {
-	if indexed {
-		return bestTables[i].offerOne.indexed
-	}
-	return bestTables[i].offerOne.unnest
-}
+// bestTables.
+func BoundedOfferSQL(i int) string { return bestTables[i].offerRun }
 
 // BoundsEpoch is the epoch s's bounds were learned under, and whether s
 // read one.

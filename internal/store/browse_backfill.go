@@ -30,16 +30,20 @@ func backfillBrowse(ctx context.Context, databaseURL string) (err error) {
 			return err
 		}
 		slugs, names := identityArgs(runs)
-		_, set := runBatch.params(ids, slugs)
+		set := []any{ids}
+		for _, s := range slugs {
+			set = append(set, s)
+		}
+		set = append(set, catalog.Version)
 		// The names first, then the runs rows and best cells under
-		// bestLock: the lock order of browse_index.go.
+		// bestLock: the lock order (queueUpload).
 		if _, err := tx.Exec(ctx, nameIdentitiesSQL, names...); err != nil {
 			return fmt.Errorf("name identities: %w", err)
 		}
 		if err := lockBest(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, runBatch.setIdentitiesSQL(), set...); err != nil {
+		if _, err := tx.Exec(ctx, setIdentitiesSQL, set...); err != nil {
 			return fmt.Errorf("set identities: %w", err)
 		}
 		return rebuildAllBest(ctx, tx)

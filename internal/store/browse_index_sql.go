@@ -1,10 +1,9 @@
 package store
 
-import "strings"
+import "time"
 
-// The statements of the browse index (browse_index.go), in lock order
-// where they lock rows. Those that name the runs they file take them in
-// either shape (runsShape); the text is the same otherwise.
+// The statements of the browse index (browse_index.go); those that file
+// a fresh run are files of sql/, sent in lock order (queueUpload).
 
 // runNumbersSet recomputes the headline numbers of runs row r from its
 // stored cells: best_single_tps, the valid cell at concurrency 1 and the
@@ -16,17 +15,9 @@ const runNumbersSet = `
         WHERE c.run_id = r.id AND c.status = 'valid' AND c.concurrency = 1
         ORDER BY c.context LIMIT 1)`
 
-// setIdentitiesSQL stores the slugs of the runs ($1, their ids; $2…$7,
-// their slugs in identityKinds' order), the catalog version they were
-// computed with ($8), and their numbers.
-func (sh runsShape) setIdentitiesSQL() string {
-	return `
-UPDATE runs r SET
-    hardware_slug = v.hw, engine_slug = v.engine, model_slug = v.model, model_base_slug = v.base,
-    submitter_slug = v.submitter, quantization_slug = v.quant, catalog_version = $8,` + runNumbersSet + `
-FROM ` + sh.slugs + ` AS v (id, hw, engine, model, base, submitter, quant)
-WHERE r.id = v.id`
-}
+// setIdentitiesSQL stores runs' slugs and numbers (the backfill's; an
+// upload writes them with the row: insert_run.sql).
+var setIdentitiesSQL = sqlFile("set_identities")
 
 // nameIdentitiesSQL records the display name of every (kind, slug, name)
 // not named yet: the first spelling seen names a slug.
@@ -67,8 +58,6 @@ const bestCellsSelectAll = bestCellsSelectList + bestCellsFrom
 // that includes them adds those runs' cells (liveCellsFrom).
 const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 
-const bestCellsColumns = `(` + bestCellsColumnList + `)`
-
 // bestCellsColumnList is best_cells' columns, as a select list.
 const bestCellsColumnList = `context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at`
@@ -91,28 +80,51 @@ type bestTable struct {
 	// the runs column of the same name: a run whose value is empty has
 	// no row in the table.
 	extra string
-	// offer is offerSQL(), made once; offerOne is offerOneSQL(), what an
-	// upload sends every time, its offers read by subscript
-	// (offerOne.indexed) or by unnest (cellsInsert).
-	offer    string
-	offerOne cellsInsert
+	// offer offers cells, the best per key (offerCells), as arrays by
+	// column (offer_best_cells.sql, offerArgs): a batch's, a bulk load's,
+	// a large run's. Each takes its key's place when it is better than
+	// the stored row; the upsert locks the rows it replaces, in key order,
+	// so concurrent uploads to one group settle on the best of them.
+	// Offers no better than the stored best are left out before the
+	// upsert: ON CONFLICT DO UPDATE locks (writes) every conflicting row
+	// even when its WHERE rejects the update, which made a batch of 250
+	// runs cost ~0.9 s at 13k runs stored. That is safe because a best
+	// only gets better while uploads hold bestLock (only a rebuild, which
+	// excludes them, makes one worse). The stored best is looked up by a
+	// LATERAL subquery with LIMIT 1, a probe of the primary key per offer
+	// whatever the plan (TestOneRunIndexPlansProbeKeys): a generic plan
+	// made while the table was small could otherwise hash the whole table.
+	// The cells come from memory rather than read back from decode_cells
+	// joined to runs, which made this the costliest statement of an upload.
+	//
+	// offerRun is what an upload sends (offer_run_best_cells.sql,
+	// offerRunArgs): what a run's offers share (the group, the base model,
+	// the run's id and upload time, the extra column) goes once, and only
+	// what is each cell's own as arrays; as arrays, eight of the fourteen
+	// columns were ~50 equal elements each, encoded by the server and
+	// parsed by the backend at every upload. The same probe and upsert.
+	// One more array marks the offers the Store's bounds say cannot win
+	// (bestBounds), and the next parameter is the epoch those bounds were
+	// learned under: the marked offers are left out before the probe while
+	// best_epoch still holds that epoch. The statement runs after the
+	// upload took bestLock shared, and an upload's transaction is READ
+	// COMMITTED (uploadTx), so its snapshot is taken after the lock: it
+	// sees the epoch of every rebuild before it, and no rebuild can make a
+	// best worse between that check and the upsert. With any other epoch
+	// every offer goes, as with none marked.
+	offer, offerRun string
 }
 
 var (
-	groupBests     = newBestTable("best_cells", "")
-	versionBests   = newBestTable("version_best_cells", "engine_version")
-	submitterBests = newBestTable("submitter_best_cells", "submitter_slug")
-	// bestTables is every table of bests, in the lock order of
-	// browse_index.go.
+	groupBests = bestTable{name: "best_cells",
+		offer: sqlFile("offer_best_cells"), offerRun: sqlFile("offer_run_best_cells")}
+	versionBests = bestTable{name: "version_best_cells", extra: "engine_version",
+		offer: sqlFile("offer_version_best_cells"), offerRun: sqlFile("offer_run_version_best_cells")}
+	submitterBests = bestTable{name: "submitter_best_cells", extra: "submitter_slug",
+		offer: sqlFile("offer_submitter_best_cells"), offerRun: sqlFile("offer_run_submitter_best_cells")}
+	// bestTables is every table of bests, in lock order (queueUpload).
 	bestTables = []bestTable{groupBests, versionBests, submitterBests}
 )
-
-func newBestTable(name, extra string) bestTable {
-	t := bestTable{name: name, extra: extra}
-	t.offer = t.offerSQL()
-	t.offerOne = cellsInsert{unnest: t.offerOneSQL(false), indexed: t.offerOneSQL(true)}
-	return t
-}
 
 // extraList is t's columns past best_cells' own, each after a comma.
 func (t bestTable) extraList() string {
@@ -147,135 +159,66 @@ SELECT DISTINCT ON (` + t.key() + `) * FROM (` + t.cellsSelect() + ` AND ` + con
 ORDER BY ` + t.key() + `, sort_value, uploaded_at, id`
 }
 
-// upsertSQL is the end of an offer of rows to t: a better row takes its
-// key's place. The upsert locks the rows it replaces in key order.
-func (t bestTable) upsertSQL() string {
-	return `
-ORDER BY ` + t.key() + `
-ON CONFLICT (` + t.key() + `) DO UPDATE SET
-    sort_value = excluded.sort_value, value = excluded.value,
-    run_id = excluded.run_id, uploaded_at = excluded.uploaded_at
-WHERE (excluded.sort_value, excluded.uploaded_at, excluded.run_id) < (b.sort_value, b.uploaded_at, b.run_id)`
-}
+// maxRunOffers is the most offers to one table an upload sends by
+// offerRun, which reads offer i of each array by subscript: a subscript of
+// a text array walks it from its start, so the cost grows with the square
+// of its length, and past some 256 offers the arrays of offer, each walked
+// once, are cheaper (at 192 cells the subscripts were still a quarter
+// faster). The rows come from an unnest rather than generate_series or
+// generate_subscripts so that the generic plan, which takes an array
+// parameter for 10 elements, is costed below the custom plans, which count
+// them: the other way round PostgreSQL planned the offer afresh at every
+// upload (TestUploadCellStatementsKeepTheirPlan).
+const maxRunOffers = 256
 
-// offerSQL offers cells to t, the best of the runs' cells per key
-// (offerCells), given as arrays by column of t.columns() ($1…$14, and $15
-// for the extra column; offerBestArgs): each takes the group's place when it
-// is better than the stored one. The upsert locks the rows it replaces,
-// in key order, so concurrent uploads to one group settle on the best of
-// them.
-//
-// Offers no better than the stored best are left out before the upsert:
-// ON CONFLICT DO UPDATE locks (writes) every conflicting row even when its
-// WHERE rejects the update, which made a batch of 250 runs cost ~0.9 s at
-// 13k runs stored. Leaving an offer out on a stored best is safe because a
-// best only gets better while uploads hold bestLock (only a rebuild, which
-// excludes them, makes one worse). The stored best is looked up by a
-// LATERAL subquery with LIMIT 1, a probe of the primary key per offer
-// whatever the plan (TestOneRunIndexPlansProbeKeys): a generic plan made
-// while the table was small could otherwise hash the whole table.
-//
-// The cells come from memory rather than read back from decode_cells
-// joined to runs, which made this the costliest statement of an upload.
-func (t bestTable) offerSQL() string {
-	arrays := `$1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-    $9::text[], $10::bool[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[]`
+// offerRunArgs are t.offerRun's parameters for offers, all of one run
+// (runOffers), with skip marking those that cannot win under epoch
+// (bestBounds).
+func (t bestTable) offerRunArgs(offers []bestOffer, skip []bool, epoch int64) []any {
+	n := len(offers)
+	contexts, concurrencies := make([]int, n), make([]int, n)
+	metrics, statuses := make([]string, n), make([]string, n)
+	sortValues, values := make([]float64, n), make([]float64, n)
+	for i := range offers {
+		k, v := &offers[i].k, &offers[i].v
+		contexts[i], concurrencies[i], metrics[i], statuses[i] = k.context, k.concurrency, k.metric, k.status
+		sortValues[i], values[i] = v.sortValue, v.value
+	}
+	k, v := offers[0].k, offers[0].v
+	args := []any{contexts, concurrencies, metrics, statuses, sortValues, values,
+		k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded}
 	if t.extra != "" {
-		arrays += `, $15::text[]`
+		args = append(args, k.extra)
 	}
-	key := strings.Split(t.key(), ", ")
-	return `
-INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
-SELECT y.* FROM unnest(` + arrays + `) AS y ` + t.columns() + `
-LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
-    WHERE (o.` + strings.Join(key, ", o.") + `) = (y.` + strings.Join(key, ", y.") + `)
-    LIMIT 1) AS o ON true
-WHERE o.run_id IS NULL OR (y.sort_value, y.uploaded_at, y.run_id) < (o.sort_value, o.uploaded_at, o.run_id)` +
-		t.upsertSQL()
+	return append(args, skip, epoch)
 }
 
-// offerOneSQL is offerSQL for the cells of one run, an upload's: what all
-// of them share (the group, the base model, the run's id and upload time,
-// the extra column) goes once, $7…$14 (and $15), and only what is each cell's
-// own as arrays, $1…$6 (point, metric, status, sort value, value;
-// offerOneArgs). As arrays, eight of the fourteen columns were ~50 equal
-// elements each, encoded by the server and parsed by the backend at every
-// upload. The same probe per offer and the same upsert as offerSQL.
-// indexed reads offer i of every array by subscript rather than by
-// unnest, as cellsInsert.indexed does and for the same reason.
-//
-// One more array, $15 (or $16 past the extra column), marks the offers
-// the Store's bounds say cannot win (bestBounds), and the next parameter
-// is the epoch those bounds were learned under: the marked offers are
-// left out before the probe while best_epoch still holds that epoch. The
-// statement runs after the upload took bestLock shared, and an upload's
-// transaction is READ COMMITTED (beginSQL says so), so the statement's snapshot is
-// taken after the lock: it sees the epoch of every rebuild before it, and
-// no rebuild can make a best worse between that check and the upsert.
-// With any other epoch every offer goes, as with none marked.
-func (t bestTable) offerOneSQL(indexed bool) string {
-	shared := map[string]string{"model_slug": "$7::text", "model_base_slug": "$8::text",
-		"hardware_slug": "$9::text", "engine_slug": "$10::text", "quantization_slug": "$11::text",
-		"demo": "$12::bool", "run_id": "$13::text", "uploaded_at": "$14::timestamptz", t.extra: "$15::text"}
-	value := func(col string) string {
-		if v, ok := shared[col]; ok {
-			return v
-		}
-		return "y." + col
+// offerArgs are t.offer's parameters for offers: each column of t as an
+// array, in the table's order.
+func (t bestTable) offerArgs(offers []bestOffer) []any {
+	n := len(offers)
+	contexts, concurrencies := make([]int, n), make([]int, n)
+	metrics, statuses, models, bases := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	hardware, engines, quants, runIDs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	demos, sortValues, values, uploaded := make([]bool, n), make([]float64, n), make([]float64, n), make([]time.Time, n)
+	extras := make([]string, n)
+	for i := range offers {
+		k, v := &offers[i].k, &offers[i].v
+		contexts[i], concurrencies[i], metrics[i], statuses[i] = k.context, k.concurrency, k.metric, k.status
+		models[i], bases[i], hardware[i], engines[i], quants[i] = k.model, v.base, k.hardware, k.engine, k.quantization
+		demos[i], sortValues[i], values[i], runIDs[i], uploaded[i] = k.demo, v.sortValue, v.value, v.runID, v.uploaded
+		extras[i] = k.extra
 	}
-	var list []string
-	for _, col := range strings.Split(strings.Trim(t.columns(), "()"), ",") {
-		col = strings.TrimSpace(col)
-		list = append(list, value(col)+" AS "+col)
-	}
-	var probe []string
-	skip, epoch := t.skipParams()
-	for _, col := range strings.Split(t.key(), ", ") {
-		probe = append(probe, value(col))
-	}
-	return `
-INSERT INTO ` + t.name + ` AS b ` + t.columns() + `
-SELECT ` + strings.Join(list, ", ") + `
-FROM ` + offersFrom(indexed, skip, epoch) + `
-LEFT JOIN LATERAL (SELECT o.sort_value, o.uploaded_at, o.run_id FROM ` + t.name + ` o
-    WHERE (o.` + strings.ReplaceAll(t.key(), ", ", ", o.") + `) = (` + strings.Join(probe, ", ") + `)
-    LIMIT 1) AS o ON true
-WHERE o.run_id IS NULL OR (y.sort_value, $14::timestamptz, $13::text) < (o.sort_value, o.uploaded_at, o.run_id)` +
-		t.upsertSQL()
-}
-
-// offersFrom is offerOneSQL's offers y, from its arrays $1…$6, without
-// those marked in the bool[] parameter skip while best_epoch holds the
-// parameter epoch (skipParams).
-func offersFrom(indexed bool, skip, epoch string) string {
-	// keep is the condition on an offer whose mark is mark.
-	keep := func(mark string) string {
-		return `NOT (` + mark + ` AND (SELECT e.epoch FROM best_epoch e) = ` + epoch + `::bigint)`
-	}
-	if !indexed {
-		return `(SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[],
-        ` + skip + `::bool[]) AS u (context, concurrency, metric, status, sort_value, value, skip)
-    WHERE ` + keep("u.skip") + `) AS y`
-	}
-	return `(SELECT u.context, ($2::int[])[u.i::integer] AS concurrency, ($3::text[])[u.i::integer] AS metric,
-        ($4::text[])[u.i::integer] AS status, ($5::float8[])[u.i::integer] AS sort_value,
-        ($6::float8[])[u.i::integer] AS value
-    FROM unnest($1::int[]) WITH ORDINALITY AS u (context, i)
-    WHERE ` + keep(`(`+skip+`::bool[])[u.i::integer]`) + `) AS y`
-}
-
-// skipParams are offerOneSQL's parameters past the run's, the marks and
-// the epoch.
-func (t bestTable) skipParams() (skip, epoch string) {
+	args := []any{contexts, concurrencies, metrics, statuses, models, bases, hardware, engines, quants, demos,
+		sortValues, values, runIDs, uploaded}
 	if t.extra != "" {
-		return "$16", "$17"
+		args = append(args, extras)
 	}
-	return "$15", "$16"
+	return args
 }
 
-// oneRunOffers are the cells in best, all of one run (offerCells of one
-// run), in the order offerOneArgs sends them.
-func oneRunOffers(best map[bestKey]bestRow) []bestOffer {
+// offersOf lists the cells in best, as offers.
+func offersOf(best map[bestKey]bestRow) []bestOffer {
 	offers := make([]bestOffer, 0, len(best))
 	for k, v := range best {
 		offers = append(offers, bestOffer{k, v})
@@ -283,63 +226,10 @@ func oneRunOffers(best map[bestKey]bestRow) []bestOffer {
 	return offers
 }
 
-// offerOneArgs are t.offerOne's parameters for offers (oneRunOffers),
-// with skip marking those that cannot win under epoch (bestBounds).
-func (t bestTable) offerOneArgs(offers []bestOffer, skip []bool, epoch int64) []any {
-	args := make([]any, 0, 17)
-	for _, j := range [...]int{0, 1, 2, 3, 10, 11} { // bestOfferColumns: point, metric, status, sort value, value
-		args = append(args, bestOfferColumns[j](offers))
-	}
-	k, v := offers[0].k, offers[0].v
-	args = append(args, k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded)
-	if t.extra != "" {
-		args = append(args, k.extra)
-	}
-	return append(args, boolArray(skip), epoch)
-}
-
-// offerBestArgs are t.offer's parameters for the cells in best.
-func (t bestTable) offerBestArgs(best map[bestKey]bestRow) []any {
-	offers := make([]bestOffer, 0, len(best))
-	for k, v := range best {
-		offers = append(offers, bestOffer{k, v})
-	}
-	columns := bestOfferColumns
-	if t.extra == "" {
-		columns = columns[:len(columns)-1]
-	}
-	args := make([]any, len(columns))
-	for j, of := range columns {
-		args[j] = of(offers)
-	}
-	return args
-}
-
 // bestOffer is one cell offered to a table of bests.
 type bestOffer struct {
 	k bestKey
 	v bestRow
-}
-
-// bestOfferColumns are t.offer's parameters $1…$15 (the last, the extra
-// column's value, for a table that has one), each an array read in place from the
-// offers.
-var bestOfferColumns = []func([]bestOffer) any{
-	field(func(o *bestOffer) pgInt { return pgInt{&o.k.context} }),
-	field(func(o *bestOffer) pgInt { return pgInt{&o.k.concurrency} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.metric} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.status} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.model} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.v.base} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.hardware} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.engine} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.quantization} }),
-	field(func(o *bestOffer) pgBool { return pgBool{&o.k.demo} }),
-	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.sortValue} }),
-	field(func(o *bestOffer) pgOptFloat { return pgOptFloat{&o.v.value} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.v.runID} }),
-	field(func(o *bestOffer) pgTime { return pgTime{&o.v.uploaded} }),
-	field(func(o *bestOffer) pgText { return pgText{&o.k.extra} }),
 }
 
 // browseGroupKey is browse_groups' primary key.

@@ -9,7 +9,7 @@ import (
 
 // bestLock is the advisory lock that keeps rebuilds of best cells apart
 // from offers. Uploads hold it shared while they offer cells and count
-// groups (indexNewRuns); a transaction that rebuilds a group's best cells
+// groups (queueIndexRun, freshIndex); a transaction that rebuilds a group's best cells
 // from its runs (hide, delete, deriving again, the backfill) holds it
 // exclusively, taken before any other lock of the index (lockBest).
 //

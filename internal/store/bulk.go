@@ -14,18 +14,17 @@ import (
 
 // The bulk load is how `speedmatrix demo` reaches a million runs. Bulk.CopyRuns
 // writes every row of a batch with COPY, the browse columns of runs
-// computed in Go rather than by the UPDATEs of indexNewRuns, and keeps each
-// group's best cells and run counts in memory (bulk_best.go) instead of
-// offering them batch by batch; Bulk.Finish offers them to the tables of bests and
-// browse_groups in one statement each (the demo calls it every 250,000
-// runs and at the end), with the upload path's rule (better replaces
-// stored; counts add). Between the two the leaderboard and entity pages lag behind the
+// computed in Go as an upload's are (browseRowArgs), and keeps each
+// group's best cells and run counts in memory (freshIndex) instead of
+// offering them batch by batch; Bulk.Finish offers them to the tables of
+// bests, the counts and the history in one statement each (the demo calls
+// it every 250,000 runs and at the end), with the upload path's rule
+// (better replaces stored; counts add). Between the two the leaderboard and entity pages lag behind the
 // lists; after Finish the tables are those InsertRun would have left
 // (TestBulkMatchesInsertRun).
 
-// bulkRunColumns are the columns CopyRuns writes to runs: those insertRunSQL
-// writes, then the browse columns indexNewRuns sets (setFlags,
-// setIdentitiesSQL).
+// bulkRunColumns are the columns CopyRuns writes to runs: those
+// insert_run.sql writes but the account and organisation.
 var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(runColumns)...),
 	"hardware_slug", "engine_slug", "model_slug", "model_base_slug", "submitter_slug", "quantization_slug",
 	"catalog_version", "best_single_tps", "best_peak_tps", "above_bound", "bound_version")
@@ -33,11 +32,10 @@ var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(ru
 // Bulk is one bulk load: CopyRuns for every batch, in order, from one
 // goroutine, then Finish.
 type Bulk struct {
-	s      *Store
-	best   bestMaps
-	groups map[groupKey]groupRow
-	// history: the history tables' rows (history_bulk.go).
-	history bulkHistory
+	s *Store
+	// index is what the runs copied since the last Finish bring the
+	// browse index.
+	index *freshIndex
 	// replica: the role may skip the foreign-key triggers while it copies
 	// rows whose runs it wrote in the same transaction.
 	replica bool
@@ -46,7 +44,7 @@ type Bulk struct {
 // NewBulk starts a bulk load.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	defer wrap(&err, "NewBulk")
-	b := &Bulk{s: s, best: newBestMaps(), groups: map[groupKey]groupRow{}}
+	b := &Bulk{s: s, index: newFreshIndex()}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
@@ -86,7 +84,7 @@ func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err e
 	for i, nr := range runs {
 		if out[i].Created {
 			nr.Run.ID, nr.Run.UploadedAt, nr.Run.Revision = out[i].ID, uploaded[i], 1
-			b.offer(out[i].ID, nr.Run, uploaded[i])
+			b.index.add(out[i].ID, nr.Run, uploaded[i])
 		}
 	}
 	return out, nil

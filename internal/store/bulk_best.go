@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,7 +34,7 @@ type bestRow struct {
 
 // better is whether a ranks before b: smaller sort value, then the
 // earlier upload, then the smaller id (ids are ASCII: byte order is the
-// database's order), as bestTable.offerSQL and rebuildGroup order them.
+// database's order), as the offers (offer_best_cells.sql) and rebuildGroup order them.
 func (a bestRow) better(b bestRow) bool {
 	if c := cmp.Compare(a.sortValue, b.sortValue); c != 0 {
 		return c < 0
@@ -52,17 +51,6 @@ type groupKey struct{ model, hardware, engine, version, quantization string }
 type groupRow struct {
 	base string
 	runs int64
-}
-
-// offer keeps a stored run's rankable cells where they beat the best so
-// far, and counts it in its group.
-func (b *Bulk) offer(id string, r *run.Run, uploaded time.Time) {
-	b.history.offer(id, r, uploaded)
-	ids := runIdentities(r)
-	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
-	g := b.groups[gk]
-	b.groups[gk] = groupRow{base: ids[3].Slug, runs: g.runs + 1}
-	offerCells(b.best, id, r, uploaded)
 }
 
 // offerCells keeps in best, for each table of bestTables, the rankable
@@ -129,7 +117,7 @@ func runOffers(id string, r *run.Run, uploaded time.Time) [][]bestOffer {
 		best := newBestMaps()
 		offerCells(best, id, r, uploaded)
 		for j := range out {
-			out[j] = oneRunOffers(best[j])
+			out[j] = offersOf(best[j])
 		}
 		return out
 	}
@@ -177,50 +165,42 @@ func (t bestTable) extraOf(r *run.Run, submitter string) string {
 	return ""
 }
 
-// Finish offers the best cells and group counts of the runs copied since
-// the last Finish to the stored ones, as the upload path does (a better
-// cell replaces the stored best; counts add up), and refreshes the
-// planner's statistics. It announces a reset: every leaderboard and entity
-// page may have changed. A long load calls it now and then, so that what
-// an interruption leaves unranked stays small.
+// Finish offers the best cells, group counts and history cells of the
+// runs copied since the last Finish to the stored ones, as the upload path
+// does (a better cell replaces the stored best; counts add up), folds the
+// counts, and refreshes the planner's statistics. It announces a reset:
+// every leaderboard and entity page may have changed. A long load calls it
+// now and then, so that what an interruption leaves unranked stays small.
 func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer wrap(&err, "Bulk.Finish")
 	err = b.s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		// The lock order of browse_index.go: bestLock shared, then
-		// best_cells rows in key order, then the fold's locks.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, bestLock); err != nil {
+		batch := &pgx.Batch{}
+		batch.Queue(lockBestSharedSQL, bestLock) // the lock order of queueUpload
+		if b.replica {                           // every run_id is a stored run's (see NewBulk)
+			batch.Queue(`SET LOCAL session_replication_role = replica`)
+		}
+		b.index.queue(batch)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return Change{}, fmt.Errorf("browse index: %w", err)
+		}
+		// As an upload does, the load made the rows of new groups and
+		// versions before the fold, so the fold only updates rows no
+		// upload locks.
+		if _, err := foldCounts(ctx, tx); err != nil {
 			return Change{}, err
-		}
-		if b.replica { // every run_id is a stored run's (see NewBulk)
-			if _, err := tx.Exec(ctx, `SET LOCAL session_replication_role = replica`); err != nil {
-				return Change{}, err
-			}
-		}
-		for i, t := range bestTables {
-			if len(b.best[i]) == 0 { // submitterBests: a load takes no proven submitter
-				continue
-			}
-			if err := b.offerBest(ctx, tx, t, b.best[i]); err != nil {
-				return Change{}, fmt.Errorf("%s: %w", t.name, err)
-			}
-		}
-		if err := b.countGroups(ctx, tx); err != nil {
-			return Change{}, fmt.Errorf("groups: %w", err)
-		}
-		if err := b.history.store(ctx, tx); err != nil {
-			return Change{}, fmt.Errorf("history: %w", err)
 		}
 		return Change{Reset: true}, nil
 	})
 	if err != nil {
 		return err
 	}
-	b.best, b.groups, b.history = newBestMaps(), map[groupKey]groupRow{}, bulkHistory{}
+	b.index = newFreshIndex()
 	return b.s.Analyze(ctx)
 }
 
 // bestMaps is best cells kept in memory, one map per table of bestTables,
-// in its order: a load's, or an upload's to offer (offerCells).
+// in its order: a batch's or a load's (freshIndex), or an upload's to
+// offer (offerCells).
 type bestMaps []map[bestKey]bestRow
 
 func newBestMaps() bestMaps {
@@ -229,61 +209,6 @@ func newBestMaps() bestMaps {
 		b[i] = map[bestKey]bestRow{}
 	}
 	return b
-}
-
-// offerBest copies the kept cells of table t into a scratch table and
-// offers them with the upload's upsert (bestTable.upsertSQL). It offers
-// every one, consulting no Store's bounds (bestBounds) and teaching none:
-// a load's offers are of thousands of groups at once, and a bound holds
-// one upload's; it never makes a best worse, so the bounds stay true.
-func (b *Bulk) offerBest(ctx context.Context, tx pgx.Tx, t bestTable, best map[bestKey]bestRow) error {
-	scratch := "bulk_" + t.name
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE `+scratch+` (LIKE `+t.name+`) ON COMMIT DROP`); err != nil {
-		return err
-	}
-	rows := make([][]any, 0, len(best))
-	for k, v := range best {
-		row := []any{k.context, k.concurrency, k.metric, k.status, k.model, v.base, k.hardware,
-			k.engine, k.quantization, k.demo, v.sortValue, v.value, v.runID, v.uploaded}
-		if t.extra != "" {
-			row = append(row, k.extra)
-		}
-		rows = append(rows, row)
-	}
-	columns := splitColumns(strings.Trim(t.columns(), "()"))
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{scratch}, columns, pgx.CopyFromRows(rows)); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO `+t.name+` AS b `+t.columns()+`
-SELECT `+strings.Trim(t.columns(), "()")+` FROM `+scratch+t.upsertSQL())
-	return err
-}
-
-// countGroups adds the load's runs to the counts as the upload path does,
-// as deltas (countDeltasSQL: those a history reads in history_runs; every
-// such run is in its group), through a scratch table, and folds them
-// (foldCountsSQL). As an upload does, it makes the rows of new groups and
-// versions before the fold, so the fold only updates rows no upload
-// locks, and counts the new versions of their setups.
-func (b *Bulk) countGroups(ctx context.Context, tx pgx.Tx) error {
-	rows := make([][]any, 0, len(b.groups))
-	for k, v := range b.groups {
-		rows = append(rows, []any{k.model, v.base, k.hardware, k.engine, k.version, k.quantization, v.runs,
-			b.history.versions[k].runs})
-	}
-	columns := []string{"model_slug", "model_base_slug", "hardware_slug", "engine_slug", "engine_version", "quantization_slug", "runs",
-		"history_runs"}
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_counts (LIKE browse_count_deltas) ON COMMIT DROP`); err != nil {
-		return err
-	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_counts"}, columns, pgx.CopyFromRows(rows)); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, countDeltasSQL(`SELECT * FROM bulk_counts`, `1`)); err != nil {
-		return err
-	}
-	_, err := foldCounts(ctx, tx)
-	return err
 }
 
 // RebuildBrowse derives best_cells and browse_groups again from every

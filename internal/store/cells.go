@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -12,39 +10,50 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// decodeCellColumns are decode_cells' columns but run_id: the order in
-// which decodeRow writes them and collectDecodeCells reads them, and how
-// queueInsertCells sends them.
-var decodeCellColumns = []cellColumn[run.DecodeCell]{
-	{"context", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.Context} })},
-	{"concurrency", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.Concurrency} })},
-	{"measured_context", "integer[]", field(func(c *run.DecodeCell) pgInt { return pgInt{&c.MeasuredContext} })},
-	{"status", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{(*string)(&c.Status)} })},
-	{"reason", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{&c.Reason} })},
-	{"reason_code", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{(*string)(&c.ReasonCode)} })},
-	{"total_tps", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TotalTPS} })},
-	{"per_request_tps", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.PerRequestTPS} })},
-	{"ttft_ms", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TTFTms} })},
-	{"tbt_ms", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.TBTms} })},
-	{"avg_active", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.AvgActive} })},
-	{"completed", "bigint[]", field(func(c *run.DecodeCell) pgOptInt { return pgOptInt{c.Completed} })},
-	{"output_tokens", "bigint[]", field(func(c *run.DecodeCell) pgOptInt { return pgOptInt{c.OutputTokens} })},
-	{"measured_s", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.MeasuredS} })},
-	{"measured", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Measured} })},
-	{"signal_failed", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.Failed} })},
-	{"signal_failure_reason", "text[]", field(func(c *run.DecodeCell) pgText { return pgText{&c.Signals.FailureReason} })},
-	{"signal_loop_detected", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.LoopDetected} })},
-	{"signal_capacity_limited", "boolean[]", field(func(c *run.DecodeCell) pgBool { return pgBool{&c.Signals.CapacityLimited} })},
-	{"signal_avg_queue", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.Signals.AvgQueue} })},
-	{"signal_queue_fraction", "double precision[]", field(func(c *run.DecodeCell) pgOptFloat { return pgOptFloat{c.Signals.QueueFraction} })},
+// decodeColumns are the columns of decode_cells: the order in which
+// decodeRow and decodeCellArgs write them (as insert_decode_cells.sql
+// lists them) and collectDecodeCells reads them (but run_id).
+var decodeColumns = []string{"run_id", "context", "concurrency", "measured_context", "status", "reason",
+	"reason_code", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active", "completed",
+	"output_tokens", "measured_s", "measured", "signal_failed", "signal_failure_reason",
+	"signal_loop_detected", "signal_capacity_limited", "signal_avg_queue", "signal_queue_fraction"}
+
+// insertDecodeCellsSQL inserts one run's decode cells (decodeCellArgs): an
+// upload's, in its batch, where a COPY would cost a round trip of its own.
+// Its arrays are unnested in its select list, side by side: PostgreSQL
+// steps through them together, each walked once (14 % less time than
+// reading them by subscript for 48 cells, a quarter less than an unnest in
+// FROM for 960: docs/performance.md), and, costed for 10 elements in the
+// generic plan and for their length in a custom one, it keeps the generic
+// plan (TestUploadCellStatementsKeepTheirPlan).
+var insertDecodeCellsSQL = sqlFile("insert_decode_cells")
+
+// decodeCellArgs are insertDecodeCellsSQL's parameters for the cells of
+// run id: the id, then each column of decodeColumns as an array, which pgx
+// encodes from a slice (a nil pointer is NULL).
+func decodeCellArgs(id string, cells []run.DecodeCell) []any {
+	n := len(cells)
+	var (
+		contexts, concurrencies, measuredContexts = make([]int, n), make([]int, n), make([]int, n)
+		statuses, reasons, codes, failures        = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		total, perRequest, ttft, tbt, avgActive   = make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n), make([]*float64, n)
+		measuredS, avgQueue, queueFraction        = make([]*float64, n), make([]*float64, n), make([]*float64, n)
+		completed, outputTokens                   = make([]*int64, n), make([]*int64, n)
+		measured, failed, looped, limited         = make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)
+	)
+	for i := range cells {
+		c := &cells[i]
+		contexts[i], concurrencies[i], measuredContexts[i] = c.Context, c.Concurrency, c.MeasuredContext
+		statuses[i], reasons[i], codes[i] = string(c.Status), c.Reason, string(c.ReasonCode)
+		total[i], perRequest[i], ttft[i], tbt[i], avgActive[i] = c.TotalTPS, c.PerRequestTPS, c.TTFTms, c.TBTms, c.AvgActive
+		completed[i], outputTokens[i], measuredS[i], measured[i] = c.Completed, c.OutputTokens, c.MeasuredS, c.Measured
+		failed[i], failures[i], looped[i] = c.Signals.Failed, c.Signals.FailureReason, c.Signals.LoopDetected
+		limited[i], avgQueue[i], queueFraction[i] = c.Signals.CapacityLimited, c.Signals.AvgQueue, c.Signals.QueueFraction
+	}
+	return []any{id, contexts, concurrencies, measuredContexts, statuses, reasons, codes,
+		total, perRequest, ttft, tbt, avgActive, completed, outputTokens, measuredS, measured,
+		failed, failures, looped, limited, avgQueue, queueFraction}
 }
-
-// decodeColumns are the columns of decode_cells, as COPY writes them.
-var decodeColumns = cellColumnNames(decodeCellColumns)
-
-// insertDecodeSQL inserts one run's decode cells (queueInsertCells,
-// uploadWrites).
-var insertDecodeSQL = newCellsInsertSQL("decode_cells", decodeCellColumns)
 
 // decodeRow is c as a decode_cells row in decodeColumns' order, for COPY.
 func decodeRow(runID string, c *run.DecodeCell) []any {
@@ -161,25 +170,33 @@ func copyDecodeCells(ctx context.Context, tx pgx.Tx, runID string, cells []run.D
 	return err
 }
 
-// prefillCellColumns are prefill_rows' columns but run_id, in the order
-// of decodeCellColumns' comment.
-var prefillCellColumns = []cellColumn[run.PrefillRow]{
-	{"context", "integer[]", field(func(p *run.PrefillRow) pgInt { return pgInt{&p.Context} })},
-	{"measured_context", "integer[]", field(func(p *run.PrefillRow) pgInt { return pgInt{&p.MeasuredContext} })},
-	{"status", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{(*string)(&p.Status)} })},
-	{"reason", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{&p.Reason} })},
-	{"reason_code", "text[]", field(func(p *run.PrefillRow) pgText { return pgText{(*string)(&p.ReasonCode)} })},
-	{"prompt_tps", "double precision[]", field(func(p *run.PrefillRow) pgOptFloat { return pgOptFloat{p.PromptTPS} })},
-	{"ttft_ms", "double precision[]", field(func(p *run.PrefillRow) pgOptFloat { return pgOptFloat{p.TTFTms} })},
-	{"completed", "bigint[]", field(func(p *run.PrefillRow) pgOptInt { return pgOptInt{p.Completed} })},
-	{"measured", "boolean[]", field(func(p *run.PrefillRow) pgBool { return pgBool{&p.Measured} })},
+// prefillColumns are the columns of prefill_rows, in the order of
+// decodeColumns' comment.
+var prefillColumns = []string{"run_id", "context", "measured_context", "status", "reason", "reason_code",
+	"prompt_tps", "ttft_ms", "completed", "measured"}
+
+// insertPrefillRowsSQL inserts one run's prefill rows (prefillRowArgs).
+var insertPrefillRowsSQL = sqlFile("insert_prefill_rows")
+
+// prefillRowArgs are insertPrefillRowsSQL's parameters for the rows of run
+// id, as decodeCellArgs.
+func prefillRowArgs(id string, rows []run.PrefillRow) []any {
+	n := len(rows)
+	var (
+		contexts, measuredContexts = make([]int, n), make([]int, n)
+		statuses, reasons, codes   = make([]string, n), make([]string, n), make([]string, n)
+		promptTPS, ttft            = make([]*float64, n), make([]*float64, n)
+		completed                  = make([]*int64, n)
+		measured                   = make([]bool, n)
+	)
+	for i := range rows {
+		p := &rows[i]
+		contexts[i], measuredContexts[i] = p.Context, p.MeasuredContext
+		statuses[i], reasons[i], codes[i] = string(p.Status), p.Reason, string(p.ReasonCode)
+		promptTPS[i], ttft[i], completed[i], measured[i] = p.PromptTPS, p.TTFTms, p.Completed, p.Measured
+	}
+	return []any{id, contexts, measuredContexts, statuses, reasons, codes, promptTPS, ttft, completed, measured}
 }
-
-// prefillColumns are the columns of prefill_rows, as COPY writes them.
-var prefillColumns = cellColumnNames(prefillCellColumns)
-
-// insertPrefillSQL inserts one run's prefill rows (queueInsertCells).
-var insertPrefillSQL = newCellsInsertSQL("prefill_rows", prefillCellColumns)
 
 const selectPrefillSQL = `
 SELECT context, measured_context, status, reason, reason_code,
@@ -212,106 +229,13 @@ func prefillRow(runID string, p *run.PrefillRow) []any {
 		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}
 }
 
-// cellColumn is one column of a table of a run's cells, run_id aside:
-// its name, its array type, and the whole column of rows as an array
-// parameter.
-type cellColumn[R any] struct {
-	name, array string
-	of          func(rows []R) any
-}
-
-// field is the column of rows that at reads from each, as a pgArray.
-func field[R any, E pgElement](at func(*R) E) func([]R) any {
-	return func(rows []R) any { return newPGArray(rows, at) }
-}
-
-func cellColumnNames[R any](columns []cellColumn[R]) []string {
-	names := []string{"run_id"}
-	for _, c := range columns {
-		names = append(names, c.name)
-	}
-	return names
-}
-
-// cellsInsert is an upload's statement over arrays, one per column, of
-// one run's rows, in two texts for the same rows, and cellsForm picks one
-// by the number of rows: the offers to a table of bests
-// (bestTable.offerOneSQL).
-type cellsInsert struct {
-	// unnest reads the arrays by unnest($2, $3, …): a function per array,
-	// each of which PostgreSQL's function scan first copies whole into a
-	// tuple store of its own.
-	unnest string
-	// indexed reads the first array by unnest WITH ORDINALITY and row i
-	// of the others by subscript: one function, one tuple store. A
-	// subscript of an array with NULLs or of text walks the array from its
-	// start, so the cost grows with the square of its length: past
-	// indexedRows the unnest is cheaper. The rows come from an unnest
-	// rather than generate_series or generate_subscripts so that the
-	// generic plan, which takes an array parameter for 10 elements, is
-	// costed below the custom plans, which count them: the other way round
-	// PostgreSQL planned the best-cell offer afresh at every upload
-	// (TestUploadCellStatementsKeepTheirPlan).
-	indexed string
-}
-
-// indexedRows is the most rows an offer reads by subscript (cellsForm); at 192
-// cells the subscripts were still a quarter faster than the unnest.
-const indexedRows = 256
-
-// newCellsInsertSQL is the insert of one run's rows into a table of cells
-// as one statement over arrays, one per column, the run's id once ($1):
-// for a single run's few dozen cells it can go with other statements
-// (uploadWrites), where a COPY costs a round trip of its own. The arrays
-// are unnested in its select list, side by side: PostgreSQL steps through
-// them together, one element of each per row, each array walked once.
-// It was two texts, by subscript (up to 256 rows) and by unnest in FROM;
-// this one took 14 % less time than the first for 48 cells and a quarter
-// less than the second for 960 (docs/performance.md). The arrays of a run
-// all have its number of rows. A set-returning function in the select list
-// is costed, in the generic plan, for an array of 10 elements and, in a
-// custom plan, for the array's own length, so the generic plan is kept
-// (TestUploadCellStatementsKeepTheirPlan).
-func newCellsInsertSQL[R any](table string, columns []cellColumn[R]) string {
-	list := make([]string, len(columns))
-	for j, c := range columns {
-		list[j] = fmt.Sprintf("unnest($%d::%s)", j+2, c.array)
-	}
-	return `INSERT INTO ` + table + ` (` + strings.Join(cellColumnNames(columns), ", ") + `) SELECT $1::text, ` +
-		strings.Join(list, ", ")
-}
-
-// cellsForm is which text of a cellsInsert offers rows rows: 1 indexed,
-// 2 unnest (form).
-func cellsForm(rows int) int {
-	if rows <= indexedRows {
-		return 1
-	}
-	return 2
-}
-
-// form is c's text of the form cellsForm numbers.
-func (c cellsInsert) form(f int) string {
-	return [...]string{"", c.indexed, c.unnest}[f]
-}
-
-// cellArgs are insertCellsSQL's parameters for rows of run runID.
-func cellArgs[R any](runID string, columns []cellColumn[R], rows []R) []any {
-	args := make([]any, 1+len(columns))
-	args[0] = runID
-	for j, c := range columns {
-		args[j+1] = c.of(rows)
-	}
-	return args
-}
-
 // queueInsertCells queues on b the inserts of r's decode cells and
-// prefill rows under runID, each column read in place from the cells.
+// prefill rows under runID.
 func queueInsertCells(b *pgx.Batch, runID string, r *run.Run) {
 	if len(r.Decode) > 0 {
-		b.Queue(insertDecodeSQL, cellArgs(runID, decodeCellColumns, r.Decode)...)
+		b.Queue(insertDecodeCellsSQL, decodeCellArgs(runID, r.Decode)...)
 	}
 	if len(r.Prefill) > 0 {
-		b.Queue(insertPrefillSQL, cellArgs(runID, prefillCellColumns, r.Prefill)...)
+		b.Queue(insertPrefillRowsSQL, prefillRowArgs(runID, r.Prefill)...)
 	}
 }

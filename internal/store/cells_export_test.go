@@ -8,13 +8,12 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// WriteCellsEveryWay writes r's decode cells and prefill rows three times
-// in one transaction: under copyID by COPY of decodeRow and prefillRow (one
-// boxed value per column), under insertID by queueInsertCells, the
-// statements over arrays read in place, and under uploadID by
-// uploadWrites, the statement an upload sends, with source as the run's
+// WriteCellsEveryWay writes r's decode cells and prefill rows twice in one
+// transaction: under copyID by COPY of decodeRow and prefillRow (one boxed
+// value per column), and under uploadID by the statements an upload sends
+// for them (queueRunRows, arrays by column), with source as the run's
 // source.
-func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, insertID, uploadID string, source []byte) error {
+func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, uploadID string, source []byte) error {
 	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := copyDecodeCells(ctx, tx, copyID, r.Decode); err != nil {
 			return err
@@ -23,9 +22,7 @@ func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, inser
 			return err
 		}
 		b := &pgx.Batch{}
-		queueInsertCells(b, insertID, r)
-		sql, args := uploadWrites(uploadID, source, r)
-		b.Queue(sql, args...)
+		queueRunRows(b, uploadID, source, r)
 		return tx.SendBatch(ctx, b).Close()
 	})
 }
@@ -55,12 +52,13 @@ type UploadStatement struct {
 }
 
 // UploadCellStatements are the statements an upload sends for run r, its
-// id id, that read its cells' arrays: uploadWrites (its source, decode
-// cells, prefill rows, names and bestLock) and offersAndCounts (its offers
-// to each table of bests it has cells for, its counts and its history).
+// id id, past its runs row (queueUpload), in the order sent.
 func UploadCellStatements(r *run.Run, id string) []UploadStatement {
-	sql, args := uploadWrites(id, []byte("s"), r)
-	out := []UploadStatement{{sql, args}}
-	sql, args = offersAndCounts(id, runOffers(id, r, r.UploadedAt), nil, r)
-	return append(out, UploadStatement{sql, args})
+	b := &pgx.Batch{}
+	queueUpload(b, id, []byte("s"), r, r.UploadedAt, nil)
+	out := make([]UploadStatement, 0, b.Len())
+	for _, q := range b.QueuedQueries {
+		out = append(out, UploadStatement{q.SQL, q.Arguments})
+	}
+	return out
 }

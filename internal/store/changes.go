@@ -71,11 +71,25 @@ func announce(ctx context.Context, tx pgx.Tx, c Change, from string, flushed boo
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, notifySQL(flushed), ChangesChannel, payload); err != nil {
+	b := &pgx.Batch{}
+	if flushed {
+		b.Queue(flushCommitSQL)
+	}
+	b.Queue(notifySQL, ChangesChannel, payload)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
 }
+
+// notifySQL announces a change on a channel.
+const notifySQL = `SELECT pg_notify($1, $2)`
+
+// flushCommitSQL makes its transaction's commit flush the WAL before it
+// returns, should the session have turned synchronous_commit off: the
+// position read after the commit must be past it (replica.go).
+const flushCommitSQL = `SELECT CASE WHEN current_setting('synchronous_commit') = 'off'
+    THEN set_config('synchronous_commit', 'local', true) END`
 
 // queueCommitAnnounce queues COMMIT, then the announcement of c in a
 // transaction of its own, last in a batch a write sends anyway (the
@@ -97,7 +111,7 @@ func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) erro
 		return err
 	}
 	if flushed {
-		b.Queue(`SELECT ` + commitFlushedSQL)
+		b.Queue(flushCommitSQL)
 	}
 	b.Queue(commitSQL)
 	b.Queue(notifyAfterCommitSQL, ChangesChannel, payload)
@@ -107,12 +121,12 @@ func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) erro
 // notifyAfterCommitSQL announces a committed change (queueCommitAnnounce).
 const notifyAfterCommitSQL = `SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true)`
 
-// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on conn and
+// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on tx and
 // returns the first error up to the commit. The write is committed
 // whatever the announcement does after it, so an announcement that fails
 // is sent once more on its own rather than failing the write.
-func sendCommitAnnounced(ctx context.Context, conn querier, b *pgx.Batch) error {
-	br := conn.SendBatch(ctx, b)
+func sendCommitAnnounced(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
+	br := tx.SendBatch(ctx, b)
 	for range b.Len() - 1 {
 		if _, err := br.Exec(); err != nil {
 			_ = br.Close()
@@ -125,17 +139,8 @@ func sendCommitAnnounced(ctx context.Context, conn querier, b *pgx.Batch) error 
 		return cerr
 	}
 	notify := b.QueuedQueries[b.Len()-1]
-	_, _ = conn.Exec(ctx, notify.SQL, notify.Arguments...)
+	_, _ = tx.Exec(ctx, notify.SQL, notify.Arguments...) // on tx's connection, after its commit
 	return nil
-}
-
-// notifySQL is the statement that announces a change; flushed adds
-// commitFlushedSQL, for a store with a replica.
-func notifySQL(flushed bool) string {
-	if flushed {
-		return `SELECT pg_notify($1, $2), ` + commitFlushedSQL
-	}
-	return `SELECT pg_notify($1, $2)`
 }
 
 // announcement is c's payload on the channel, from the Store named from.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,7 +32,7 @@ func RebuildAllBest(ctx context.Context, s *Store) error {
 }
 
 // InsertRunHeld stores r under dedupe key key in one transaction, as an
-// upload does (its row, its cells, then indexNewRuns' statements), and
+// upload does (its row, its cells, then queueIndexRun's statements), and
 // calls held before the commit, with every lock the upload takes still
 // held. It returns the run's id.
 func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held func()) (id string, err error) {
@@ -47,7 +46,7 @@ func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held f
 		if err := copyDecodeCells(ctx, tx, id, r.Decode); err != nil {
 			return err
 		}
-		if err := indexNewRuns(ctx, tx, []string{id}, []*run.Run{r}, []time.Time{uploaded}); err != nil {
+		if err := indexRun(ctx, tx, id, r, uploaded); err != nil {
 			return err
 		}
 		held()
@@ -55,47 +54,25 @@ func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held f
 	})
 }
 
-// IndexSQL is the browse index's statements that name their runs, for one
-// run (one) or a batch, with a literal list of parameters for each that
-// EXECUTE accepts.
-func IndexSQL(one bool) map[string]string {
-	sh, ids, slug := runBatch, `'{a}'`, `'{a}'`
-	if one {
-		sh, ids, slug = oneRun, `'a'`, `'a'`
+// RunIndexSQL is the browse index's statements that file one uploaded run,
+// with a literal list of parameters for each that EXECUTE accepts.
+func RunIndexSQL() map[string]string {
+	// A run's offers, none marked (every offer probes).
+	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+	marks := `, '{false}', 0`
+	return map[string]string{
+		groupBests.offerRun:     offer + marks,
+		versionBests.offerRun:   offer + `, 'v'` + marks,
+		submitterBests.offerRun: offer + `, 's'` + marks,
+		countRunGroupsSQL:       `'a'`,
+		countRunVersionsSQL:     `'a'`,
+		countRunDeltasSQL:       `'a', 1`,
+		offerRunHistorySQL:      `'a', '{a}', '{0}', '{1}', '{2.5}'`,
 	}
-	set := ids + strings.Repeat(", "+slug, len(identityKinds)) + ", 1"
-	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{m}', '{b}', '{h}', '{e}', '{q}', '{true}', '{-1}', '{1}', '{a}', '{2026-12-01}'`
-	if !one {
-		return map[string]string{sh.setIdentitiesSQL(): set, groupBests.offer: offer, versionBests.offer: offer + `, '{v}'`,
-			submitterBests.offer: offer + `, '{s}'`, sh.countRunsSQL(): ids + ", 1"}
-	}
-	// A run's offers, by subscript and by unnest (cellsInsert).
-	offer = `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
-	marks := `, '{false}', 0` // none marked: every offer probes
-	return map[string]string{sh.setIdentitiesSQL(): set,
-		// An upload's one statement of offers and counts, with every part.
-		fullOffersAndCountsSQL(): offer + marks + ", " + offer + `, 'v'` + marks + ", " + offer + `, 's'` + marks +
-			`, 'a', 1, 'a', '{a}', '{0}', '{1}', '{2.5}'`,
-		groupBests.offerOne.indexed: offer + marks, versionBests.offerOne.indexed: offer + `, 'v'` + marks,
-		groupBests.offerOne.unnest: offer + marks, versionBests.offerOne.unnest: offer + `, 'v'` + marks,
-		submitterBests.offerOne.indexed: offer + `, 's'` + marks, submitterBests.offerOne.unnest: offer + `, 's'` + marks,
-		sh.countRunsSQL(): ids + ", 1"}
-}
-
-// fullOffersAndCountsSQL is offersAndCounts' text for a run with every
-// part: offers to the three tables of bests (by subscript) and to the
-// history.
-func fullOffersAndCountsSQL() string {
-	v := 10.0
-	r := &run.Run{Engine: run.Engine{Name: "vLLM", Version: "0.8.0"}, Model: run.Model{ID: "Qwen/Qwen3-8B"},
-		Submitter: "someone", SubmitterVerified: true,
-		Decode: []run.DecodeCell{{Status: run.Valid, Metrics: run.Metrics{TotalTPS: &v}}}}
-	sql, _ := offersAndCounts("a", runOffers("a", r, time.Now()), nil, r)
-	return sql
 }
 
 // FoldCountsSQL is the statement that folds the run counts' deltas.
-const FoldCountsSQL = foldCountsSQL
+var FoldCountsSQL = foldCountsSQL
 
 // CountSQL is the statements that read the counts kept per identity, each
 // with a parameter and the table of counts it is to read.
@@ -121,20 +98,3 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 func (s *Store) LiveLeaderboard(ctx context.Context, lq LeaderQuery) ([]LeaderRow, error) {
 	return s.leaderboard(ctx, lq, true)
 }
-
-// UploadWrites exposes uploadWrites.
-var UploadWrites = uploadWrites
-
-// JoinWrites is joinCTEs of one part per statement in writes, each a write
-// to run in turn, and with it, first, a part that only reads (a CTE not
-// marked run) of read: the statement an upload would send for them.
-func JoinWrites(read string, writes []string) string {
-	parts := []part{{ctes: []cte{{name: "r", sql: read}}}}
-	for i, w := range writes {
-		parts = append(parts, part{ctes: []cte{{name: "w" + string(rune('a'+i)), sql: w, run: true}}})
-	}
-	return joinCTEs(parts)
-}
-
-// Renumber exposes renumber.
-var Renumber = renumber

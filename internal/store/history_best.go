@@ -21,9 +21,9 @@ import (
 //   - history_setups: how many versions each setup has (its
 //     history_versions rows, migration 0021), for the entity pages' links.
 //
-// An upload offers its runs' cells from memory (queueOfferHistory, in
-// indexNewRuns' batch) and counts them with its browse groups' deltas
-// (countRunsSQL), locking no existing row: uploads of one setup and
+// An upload offers its run's cells from memory (offer_run_history.sql, in
+// its batch) and counts it with its browse group's deltas
+// (count_run_versions.sql), locking no existing row: uploads of one setup and
 // version do not wait for each other's commit. Whatever else changes a
 // run's cells or rankability (hide, show, delete, deriving again, new
 // flags) rebuilds the browse group of the run (rebuildGroup), and with it
@@ -44,41 +44,37 @@ func freshHistoryRankable(r *run.Run) bool {
 	return r.Engine.Version != "" && r.Profile != "quick" && !slices.Contains(r.Flags, run.FlagAboveBound)
 }
 
-// queueOfferHistory queues, on b, the offer of fresh runs' cells to
-// history_cells, in sh's shape (which names the runs by which, their ids).
-// In indexNewRuns' batch, after the browse groups (the lock order of
-// browse_index.go). Only the cells of runs a history reads are sent
-// (freshHistoryRankable): the statement would find nothing for the others,
-// and a run that names no engine version, as many uploads do, sends no
-// statement at all.
-func queueOfferHistory(b *pgx.Batch, sh runsShape, which any, ids []string, runs []*run.Run) {
-	if args := offerHistoryArgs(which, ids, runs); args != nil {
-		b.Queue(sh.offerHistorySQL(), args...)
-	}
-}
+// The offers of fresh runs' valid cells to history_cells: one run's, its
+// row read by key (offerRunHistoryArgs), or cells kept in memory, one per
+// key (freshIndex). After the counts, in lock order (queueUpload).
+var (
+	offerRunHistorySQL = sqlFile("offer_run_history")
+	offerHistorySQL    = sqlFile("offer_history")
+)
 
-// offerHistoryArgs are offerHistorySQL's parameters for runs (their ids
-// ids, which in the statement's shape), or nil when none of their cells
-// is one a history reads: then nothing is offered.
-func offerHistoryArgs(which any, ids []string, runs []*run.Run) []any {
+// offerRunHistoryArgs are offerRunHistorySQL's parameters for fresh run r,
+// stored under id, or nil when none of its cells is one a history reads:
+// then nothing is offered. Only the cells of a run a history reads are
+// sent (freshHistoryRankable): the statement would find nothing for the
+// others, and a run that names no engine version, as many uploads do,
+// sends no statement at all.
+func offerRunHistoryArgs(id string, r *run.Run) []any {
+	if !freshHistoryRankable(r) {
+		return nil
+	}
 	var cellIDs []string
 	var contexts, concurrencies []int
 	var tps []float64
-	for i, r := range runs {
-		if !freshHistoryRankable(r) {
-			continue
-		}
-		for j := range r.Decode {
-			if c := &r.Decode[j]; historyCell(c) {
-				cellIDs, tps = append(cellIDs, ids[i]), append(tps, *c.TotalTPS)
-				contexts, concurrencies = append(contexts, c.Context), append(concurrencies, c.Concurrency)
-			}
+	for j := range r.Decode {
+		if c := &r.Decode[j]; historyCell(c) {
+			cellIDs, tps = append(cellIDs, id), append(tps, *c.TotalTPS)
+			contexts, concurrencies = append(contexts, c.Context), append(concurrencies, c.Concurrency)
 		}
 	}
 	if len(cellIDs) == 0 {
 		return nil
 	}
-	return []any{which, textArray(cellIDs), intArray(contexts), intArray(concurrencies), float8Array(tps)}
+	return []any{id, cellIDs, contexts, concurrencies, tps}
 }
 
 // rebuildHistoryOf derives run id's setup and engine version in both

@@ -1,7 +1,5 @@
 package store
 
-import "strings"
-
 // The statements of the kept-current history tables (migration 0016,
 // history_best.go): history_cells, the best valid total tok/s per setup,
 // engine version and cell; history_versions, the rankable runs per setup
@@ -33,23 +31,10 @@ const (
 	historyVersionsKey = `hardware_slug, engine_slug, model_slug, quantization_slug, engine_version`
 )
 
-// historyVersionsKeyOf is historyVersionsKey's columns of the relation
-// named alias.
-func historyVersionsKeyOf(alias string) string {
-	return alias + "." + strings.ReplaceAll(historyVersionsKey, ", ", ", "+alias+".")
-}
-
 const (
 	historyCellsColumns    = `(` + historyCellsKey + `, model_base_slug, total_tps, uploaded_at, run_id, demo)`
 	historyVersionsColumns = `(` + historyVersionsKey + `, model_base_slug, runs)`
 )
-
-// historyCellsUpsert ends an insert into history_cells AS h: a better
-// offer replaces the stored row.
-const historyCellsUpsert = `
-ON CONFLICT (` + historyCellsKey + `) DO UPDATE SET
-    total_tps = excluded.total_tps, uploaded_at = excluded.uploaded_at, run_id = excluded.run_id, demo = excluded.demo
-WHERE (-excluded.total_tps, excluded.uploaded_at, excluded.run_id) < (-h.total_tps, h.uploaded_at, h.run_id)`
 
 // historyBetter is the order of two offers of one key: more total tok/s,
 // then the earlier upload, then the smaller id.
@@ -80,36 +65,6 @@ func historyVersionsFrom(cond string) string {
 SELECT ` + historyVersionsKey + `, min(model_base_slug), count(*) FROM runs r
 WHERE ` + historyRankable + ` AND ` + cond + `
 GROUP BY ` + historyVersionsKey
-}
-
-// offerHistorySQL offers the valid cells of freshly inserted runs
-// ($1, in sh's shape) to history_cells. The cells come from memory, not
-// read back: $2…$5 are each cell's run id, context, concurrency and total
-// tok/s (queueOfferHistory); the run's slugs, version, upload time and
-// rankability come from its runs row, by key. Per key the best offer takes
-// the stored row's place when it is better.
-//
-// As bestTable.offerSQL does, offers no better than the stored row are left out
-// before the upsert, whose ON CONFLICT would lock the row even when it
-// keeps it: a setup's history is mostly settled, so most uploads lock
-// nothing here. That is safe while uploads hold bestLock shared: only a
-// rebuild, which holds it exclusively, makes a stored row worse.
-func (sh runsShape) offerHistorySQL() string {
-	return `
-INSERT INTO history_cells AS h ` + historyCellsColumns + `
-SELECT * FROM (
-    SELECT DISTINCT ON (` + historyCellsKey + `) * FROM (
-        SELECT ` + historyCellOf + `
-        FROM runs r
-        JOIN unnest($2::text[], $3::integer[], $4::integer[], $5::double precision[])
-            AS c (id, context, concurrency, total_tps) ON c.id = r.id
-        WHERE r.id ` + sh.ids + ` AND ` + historyRankable + `) AS x
-    ORDER BY ` + historyCellsKey + `, ` + historyBetter + `) AS y
-WHERE NOT EXISTS (SELECT FROM history_cells o
-    WHERE (o.hardware_slug, o.engine_slug, o.model_slug, o.context, o.concurrency, o.quantization_slug, o.engine_version) =
-        (y.hardware_slug, y.engine_slug, y.model_slug, y.context, y.concurrency, y.quantization_slug, y.engine_version)
-    AND (-o.total_tps, o.uploaded_at, o.run_id) <= (-y.total_tps, y.uploaded_at, y.run_id))
-ORDER BY ` + historyCellsKey + historyCellsUpsert
 }
 
 // historyOfRun picks the rows of run $1's setup and engine version in
@@ -153,11 +108,6 @@ func historySetupsFrom(rel string) string {
 	return `SELECT ` + historySetupsKey + `, min(model_base_slug), count(*) FROM ` + rel + `
     GROUP BY ` + historySetupsKey + ` ORDER BY ` + historySetupsKey
 }
-
-// historySetupsAdd ends an insert into history_setups AS s of
-// historySetupsFrom's rows: a setup's new versions add to its count.
-const historySetupsAdd = `
-    ON CONFLICT (` + historySetupsKey + `) DO UPDATE SET versions = s.versions + excluded.versions`
 
 // historySQL is each engine version's best valid total tok/s at one cell
 // ($5 × $6) of a setup ($1–$4): one range of history_cells' key, or of

@@ -1,11 +1,7 @@
 package store
 
 import (
-	"context"
-	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -24,9 +20,9 @@ type historyCellRow struct {
 	demo bool
 }
 
-// bulkHistory is what a bulk load keeps in memory for the history tables
-// between two Finish calls: the best cells of its runs and their counts
-// (keyed as browse groups are: history_versions has their key).
+// bulkHistory is what fresh runs bring the history tables, kept in memory
+// (freshIndex): the best cells of the runs and their counts (keyed as
+// browse groups are: history_versions has their key).
 type bulkHistory struct {
 	cells    map[historyCellKey]historyCellRow
 	versions map[groupKey]groupRow
@@ -58,27 +54,18 @@ func (h *bulkHistory) offer(id string, r *run.Run, uploaded time.Time) {
 	}
 }
 
-// store offers the kept cells to the stored ones, as the upload path does
-// (a better cell replaces the stored one), through a scratch table. In
-// Bulk.Finish, after the browse groups, whose deltas carried the versions'
-// counts (countGroups).
-func (h *bulkHistory) store(ctx context.Context, tx pgx.Tx) error {
-	if len(h.cells) == 0 {
-		return nil
-	}
-	cells := make([][]any, 0, len(h.cells))
+// args are offerHistorySQL's parameters for the kept cells.
+func (h *bulkHistory) args() []any {
+	n := len(h.cells)
+	hardware, engines, models := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	contexts, concurrencies := make([]int, 0, n), make([]int, 0, n)
+	quants, versions, bases := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+	tps, uploaded, runIDs, demos := make([]float64, 0, n), make([]time.Time, 0, n), make([]string, 0, n), make([]bool, 0, n)
 	for k, v := range h.cells {
-		cells = append(cells, []any{k.hardware, k.engine, k.model, k.context, k.concurrency, k.quantization, k.version,
-			v.base, v.value, v.uploaded, v.runID, v.demo})
+		hardware, engines, models = append(hardware, k.hardware), append(engines, k.engine), append(models, k.model)
+		contexts, concurrencies = append(contexts, k.context), append(concurrencies, k.concurrency)
+		quants, versions, bases = append(quants, k.quantization), append(versions, k.version), append(bases, v.base)
+		tps, uploaded, runIDs, demos = append(tps, v.value), append(uploaded, v.uploaded), append(runIDs, v.runID), append(demos, v.demo)
 	}
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE bulk_history_cells (LIKE history_cells) ON COMMIT DROP`); err != nil {
-		return err
-	}
-	columns := splitColumns(strings.Trim(historyCellsColumns, "()"))
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"bulk_history_cells"}, columns, pgx.CopyFromRows(cells)); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO history_cells AS h `+historyCellsColumns+`
-SELECT `+strings.Join(columns, ", ")+` FROM bulk_history_cells ORDER BY `+historyCellsKey+historyCellsUpsert)
-	return err
+	return []any{hardware, engines, models, contexts, concurrencies, quants, versions, bases, tps, uploaded, runIDs, demos}
 }

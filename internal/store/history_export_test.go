@@ -63,7 +63,8 @@ var HistoryKindColumn = historyKindColumn
 // HistoryReadSQL is the reads of migration 0016's tables, each with the
 // index it is to read through and parameters for EXECUTE; HistoryWriteSQL
 // is the statements that keep the tables for one uploaded run (its cells,
-// then its counts) and one rebuilt setup and version.
+// then its counts, the browse group's among them) and one rebuilt setup and
+// version.
 var (
 	HistoryReadSQL = []struct{ SQL, Index, Params string }{
 		{historySQL, "history_cells_pkey", "'m', 'h', 'e', 'q', 0, 1"},
@@ -79,7 +80,8 @@ var (
 		{setupsWithHistorySQL("model_slug"), "history_setups_model_idx", "'m', 10"},
 		{setupsWithHistorySQL("model_base_slug"), "history_setups_base_idx", "'m', 10"},
 	}
-	HistoryWriteSQL = append([]string{oneRun.offerHistorySQL(), oneRun.countRunsSQL()}, rebuildHistoryOfSQL[:]...)
+	HistoryWriteSQL = append([]string{offerRunHistorySQL, countRunGroupsSQL, countRunVersionsSQL, countRunDeltasSQL},
+		rebuildHistoryOfSQL[:]...)
 )
 
 // HistoryWriteParams are EXECUTE's parameters for HistoryWriteSQL[i].
@@ -87,7 +89,7 @@ func HistoryWriteParams(i int) string {
 	switch i {
 	case 0:
 		return `'a', '{a}', '{0}', '{1}', '{2.5}'`
-	case 1:
+	case 3:
 		return `'a', 1`
 	}
 	return `'a'`

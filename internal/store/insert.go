@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -34,35 +33,29 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	}
 	uploaded = uploaded.UTC().Truncate(time.Microsecond)
 
-	// Two round trips in one transaction (pipelined): BEGIN and the row
-	// (with the claimed-name check and the series read beside it), then
-	// the source, the cells, the browse index, COMMIT and the announcement.
+	// Two round trips in one transaction: BEGIN and the row (with the
+	// claimed-name check and the series read beside it), then the source,
+	// the cells, the browse index, COMMIT and the announcement.
 	var c Change
-	err = s.pipelined(ctx, func(conn *pgxpool.Conn) error {
-		var others []string
-		var reset bool
-		var epoch int64
-		var err error
-		id, created, others, reset, err = insertNewRunRow(ctx, conn, r, dedupeKey, uploaded, &epoch)
-		if err != nil {
+	row := newRunRow{r: r, dedupeKey: dedupeKey, uploaded: uploaded}
+	err = transactBatch(ctx, s.pool, uploadTx, row.queue, func(tx pgx.Tx, br pgx.BatchResults) error {
+		if err := row.read(ctx, tx, br); err != nil {
 			return err
 		}
+		id, created = row.id, row.created
 		if !created { // nothing written
-			_, err = conn.Exec(ctx, commitSQL)
-			return err
+			return nil
 		}
 		// A new run has no cached page of its own yet; the lists do, and
 		// so do the reports of its setup's other versions (history link).
-		c = Change{Site: true, Runs: others, Reset: reset}
+		c = Change{Site: true, Runs: row.others, Reset: row.reset}
 		b := &pgx.Batch{}
-		sql, args := uploadWrites(id, source, r)
-		b.Queue(sql, args...) // source, cells, names, bestLock
-		u := s.bounds.startUpload(epoch)
-		queueOffersAndCounts(b, []string{id}, []*run.Run{r}, []time.Time{uploaded}, u) // browse: leaderboard, groups
+		u := s.bounds.startUpload(row.epoch)
+		queueUpload(b, id, source, r, uploaded, u)
 		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
 			return err
 		}
-		if err := sendCommitAnnounced(ctx, conn, b); err != nil {
+		if err := sendCommitAnnounced(ctx, tx, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
 		u.committed() // only now: a rolled-back offer proves nothing
@@ -87,98 +80,108 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	return id, created, nil
 }
 
-// insertNewRunRow is insertRunRow in one round trip for a document not
-// stored yet, the usual upload: the claimed-name check, the read of the
-// run's series (seriesRuns) and the insert under the short id go in one
-// batch. A row that did not go in (the key is stored, maybe by an upload
-// in flight that this one waited for, or another key holds the short id)
-// is settled by insertRunRow. The batch begins the transaction on conn,
-// and the insert reads best_epoch into epoch (bestBounds), before the
-// upload takes bestLock.
-func insertNewRunRow(ctx context.Context, conn querier, r *run.Run, dedupeKey string, uploaded time.Time, epoch *int64) (id string, created bool, others []string, reset bool, err error) {
-	short, _ := runIDs(dedupeKey)
-	b := &pgx.Batch{}
-	b.Queue(beginSQL)
-	check := queueRefuseClaimed(b, r)
-	member := queueRefuseNonMember(b, r)
-	series := queueSeriesOf(b, r)
-	sql, args := insertRun(short, dedupeKey, uploaded, r)
-	b.Queue(insertRunReadingEpoch[sql], args...)
-	br := conn.SendBatch(ctx, b)
+// uploadTx is an upload's transaction. It names the isolation level,
+// whatever the database's default (default_transaction_isolation): the
+// offers of bests rely on each statement taking its own snapshot, after
+// the locks taken before it (offer_run_best_cells.sql).
+var uploadTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
+
+// newRunRow is InsertRun's first round trip, for a document not stored
+// yet, the usual upload: the claimed-name check, the read of the run's
+// series (seriesRuns) and the insert under the short id go in the batch
+// that begins the transaction (queue). The insert reads best_epoch
+// (bestBounds), before the upload takes bestLock. A row that did not go
+// in (the key is stored, maybe by an upload in flight that this one
+// waited for, or another key holds the short id) is settled by
+// insertRunRow (read).
+type newRunRow struct {
+	r         *run.Run
+	dedupeKey string
+	uploaded  time.Time
+
+	check, member func(pgx.BatchResults) error
+	series        func(pgx.BatchResults) ([]string, bool, error)
+
+	// What read found: the run's id, whether it was stored now, the other
+	// runs of its series and whether they are too many to name, and the
+	// epoch of the stored bests.
+	id      string
+	created bool
+	others  []string
+	reset   bool
+	epoch   int64
+}
+
+// queue queues the first batch's statements on b, after BEGIN.
+func (n *newRunRow) queue(b *pgx.Batch) {
+	n.check = queueRefuseClaimed(b, n.r)
+	n.member = queueRefuseNonMember(b, n.r)
+	n.series = queueSeriesOf(b, n.r)
+	short, _ := runIDs(n.dedupeKey)
+	sql, args := insertRun(short, n.dedupeKey, n.uploaded, n.r)
+	b.Queue(sql, args...)
+}
+
+// read reads the first batch's results from br and closes it, then
+// settles a row that did not go in on tx.
+func (n *newRunRow) read(ctx context.Context, tx pgx.Tx, br pgx.BatchResults) (err error) {
 	defer func() {
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
 	}()
-	if _, err = br.Exec(); err != nil { // BEGIN
-		return "", false, nil, false, err
+	if err = n.check(br); err != nil {
+		return err
 	}
-	if err = check(br); err != nil {
-		return "", false, nil, false, err
+	if err = n.member(br); err != nil {
+		return err
 	}
-	if err = member(br); err != nil {
-		return "", false, nil, false, err
+	if n.others, n.reset, err = n.series(br); err != nil {
+		return err
 	}
-	if others, reset, err = series(br); err != nil {
-		return "", false, nil, false, err
+	err = br.QueryRow().Scan(&n.epoch)
+	if err == nil {
+		n.id, _ = runIDs(n.dedupeKey)
+		n.created = true
+		return nil
 	}
-	var inserted int
-	if err = br.QueryRow().Scan(&inserted, epoch); err != nil {
-		return "", false, nil, false, err
-	}
-	if inserted == 1 {
-		return short, true, others, reset, nil
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return err
 	}
 	if err = br.Close(); err != nil {
-		return "", false, nil, false, err
+		return err
 	}
-	id, created, err = insertRunRow(ctx, conn, r, dedupeKey, uploaded)
-	return id, created, others, reset, err
-}
-
-// insertRunReadingEpoch is, for each text insertRun returns, the statement
-// that inserts the row and reads best_epoch (bestBounds) in one: the
-// number of rows inserted (0 or 1) and the epoch. The read was a statement
-// of its own; as a subquery of the insert's it is read in the same
-// snapshot, still before the upload takes bestLock.
-var insertRunReadingEpoch = map[string]string{
-	insertRunSQL:           readingEpoch(insertRunSQL),
-	insertUnverifiedRunSQL: readingEpoch(insertUnverifiedRunSQL),
-}
-
-// readingEpoch is insert (an INSERT without RETURNING) as insertRunReadingEpoch
-// sends it.
-func readingEpoch(insert string) string {
-	return `WITH inserted AS (` + insert + ` RETURNING 1)
-SELECT count(*), (SELECT epoch FROM best_epoch) FROM inserted`
+	n.id, n.created, n.epoch, err = insertRunRow(ctx, tx, n.r, n.dedupeKey, n.uploaded)
+	return err
 }
 
 // insertRunRow inserts the runs row under the short id, or under the long
-// id when another key holds the short one. When the key itself is stored
-// already it returns that run's id and created false.
-func insertRunRow(ctx context.Context, tx querier, r *run.Run, dedupeKey string, uploaded time.Time) (string, bool, error) {
+// id when another key holds the short one, and returns the epoch the
+// insert read (insert_run.sql). When the key itself is stored already it
+// returns that run's id and created false.
+func insertRunRow(ctx context.Context, tx pgx.Tx, r *run.Run, dedupeKey string, uploaded time.Time) (id string, created bool, epoch int64, err error) {
 	short, long := runIDs(dedupeKey)
 	for _, id := range []string{short, long} {
 		// ON CONFLICT DO NOTHING covers both unique constraints. A
 		// concurrent insert of the same key makes this statement wait for
 		// that transaction and then skip the row.
 		sql, args := insertRun(id, dedupeKey, uploaded, r)
-		tag, err := tx.Exec(ctx, sql, args...)
-		if err != nil {
-			return "", false, err
+		err := tx.QueryRow(ctx, sql, args...).Scan(&epoch)
+		if err == nil {
+			return id, true, epoch, nil
 		}
-		if tag.RowsAffected() == 1 {
-			return id, true, nil
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return "", false, 0, err
 		}
 		var existing string
 		err = tx.QueryRow(ctx, `SELECT id FROM runs WHERE dedupe_key = $1`, dedupeKey).Scan(&existing)
 		if err == nil {
-			return existing, false, nil
+			return existing, false, 0, nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
-			return "", false, err
+			return "", false, 0, err
 		}
 		// The id belongs to another dedupe key: try the long id.
 	}
-	return "", false, fmt.Errorf("id %s taken by another dedupe key", long)
+	return "", false, 0, fmt.Errorf("id %s taken by another dedupe key", long)
 }

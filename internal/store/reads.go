@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -63,30 +62,15 @@ func (r retryRow) Scan(dest ...any) error {
 	return err
 }
 
-// readTx runs fn in a read-only, repeatable-read transaction (one
-// snapshot for several queries) on the pool reader picks, and again on the
-// primary when it fails on the replica, "not found" included.
-func (s *Store) readTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	pool, onReplica := s.reader(ctx)
-	err := s.transactOn(ctx, pool, opts, fn)
-	if err != nil && onReplica && s.read.failed(ctx, err) {
-		return s.transactOn(ctx, s.pool, opts, fn)
-	}
-	return err
-}
+// readOnly is readBatch's transaction: one snapshot for every query.
+var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 
-// beginReadSQL opens readBatch's transaction: readTx's options.
-const beginReadSQL = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-
-// readBatch is readTx in one round trip: BEGIN, the queries queue adds
-// and COMMIT go as one pipeline (one Sync), and read reads the queries'
-// results in order. A page miss waits for each round trip; readTx takes
-// three (BEGIN, the batch, COMMIT). Once a statement fails the rest,
-// COMMIT included, are skipped, and the connection, left in the aborted
-// transaction, is closed by the pool rather than reused. Like readTx it
-// runs on the pool reader picks and again on the primary when it fails on
-// the replica, "not found" included.
+// readBatch runs the queries queue adds in a read-only, repeatable-read
+// transaction (one snapshot for all of them) in one round trip: BEGIN, the
+// queries and COMMIT go as one batch (transactBatch), and read reads the
+// queries' results in order. A page miss waits for each round trip. It
+// runs on the pool reader picks, and again on the primary when it fails
+// on the replica, "not found" included.
 func (s *Store) readBatch(ctx context.Context, queue func(*pgx.Batch), read func(pgx.BatchResults) error) error {
 	pool, onReplica := s.reader(ctx)
 	err := readBatchOn(ctx, pool, queue, read)
@@ -96,20 +80,9 @@ func (s *Store) readBatch(ctx context.Context, queue func(*pgx.Batch), read func
 	return err
 }
 
-func readBatchOn(ctx context.Context, pool *pgxpool.Pool, queue func(*pgx.Batch), read func(pgx.BatchResults) error) (err error) {
-	b := &pgx.Batch{}
-	b.Queue(beginReadSQL)
-	queue(b)
-	b.Queue(commitSQL)
-	br := pool.SendBatch(ctx, b)
-	defer func() {
-		// Close reads what read left, COMMIT's result included.
-		if cerr := br.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("commit: %w", cerr)
-		}
-	}()
-	if _, err := br.Exec(); err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	return read(br)
+func readBatchOn(ctx context.Context, pool *pgxpool.Pool, queue func(*pgx.Batch), read func(pgx.BatchResults) error) error {
+	return transactBatch(ctx, pool, readOnly, func(b *pgx.Batch) {
+		queue(b)
+		b.Queue(commitSQL)
+	}, func(_ pgx.Tx, br pgx.BatchResults) error { return read(br) })
 }

@@ -45,7 +45,7 @@ import (
 // (pg_current_wal_flush_lsn()), which is past a change's commit record
 // once the commit has returned, or been announced, only if the commit was
 // flushed: with a replica, a change's transaction is therefore never
-// committed with synchronous_commit off (commitFlushedSQL). The insert
+// committed with synchronous_commit off (flushCommitSQL). The insert
 // position would be past it anyway, but records nothing flushes (pruning
 // done by reads) can keep it ahead of anything a replica ever replays.
 // DATABASE_READ_URL must name one replica, not a balancer over several:

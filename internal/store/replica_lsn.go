@@ -71,13 +71,6 @@ func primaryLSN(ctx context.Context, q rowQuerier) (uint64, error) {
 	return lsn, err
 }
 
-// commitFlushedSQL, a column of the statement that announces a change,
-// makes its transaction's commit flush the WAL before it returns, should
-// the session have turned synchronous_commit off: the position read after
-// the commit must be past it.
-const commitFlushedSQL = `CASE WHEN current_setting('synchronous_commit') = 'off'
-    THEN set_config('synchronous_commit', 'local', true) END`
-
 // learnAfter learns the primary's position after a change committed,
 // reading it on q (the primary). Without a replica no read depends on it.
 func (s *Store) learnAfter(ctx context.Context, q rowQuerier) {

@@ -13,7 +13,7 @@ import (
 )
 
 // TestRunOffersAsOfferCells wants an upload's offers (runOffers) to be
-// the offers offerCells keeps for the run alone, listed by oneRunOffers,
+// the offers offerCells keeps for the run alone, listed by offersOf,
 // table by table: for random runs whose cells share a point now and then
 // (whose offers of one key the maps settle), with every status, missing,
 // zero and negative numbers, quick runs, runs above the bound, engine
@@ -68,7 +68,7 @@ func TestRunOffersAsOfferCells(t *testing.T) {
 		offerCells(best, id, r, uploaded)
 		got := runOffers(id, r, uploaded)
 		for j := range bestTables {
-			want := oneRunOffers(best[j])
+			want := offersOf(best[j])
 			offered += len(want)
 			if !reflect.DeepEqual(order(got[j]), order(want)) {
 				t.Fatalf("round %d, %s: runOffers\n%+v\nofferCells\n%+v", round, bestTables[j].name, order(got[j]), order(want))

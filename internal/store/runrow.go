@@ -8,10 +8,11 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// The runs row: insertRunSQL, runRowArgs, selectRunSQL and scanRun list the
-// columns in the same order, grouped as run.Run groups its fields.
+// The runs row: insert_run.sql, runRowArgs, selectRunSQL and scanRun list
+// the columns in the same order, grouped as run.Run groups its fields.
 
-// runColumns are the columns a run is written and read by, after its id.
+// runColumns are the columns a run is read by (and copied by, bulkRunColumns),
+// after its id.
 const runColumns = `
     uploaded_at, revision, rules_version, submitter, provenance,
     tool_name, tool_version, source_format, measured_at,
@@ -31,15 +32,10 @@ const runColumns = `
 // insertRunSQL inserts a fresh run's row whole: its columns, then the
 // browse index's own columns (browseRowArgs), so the row is written once
 // rather than inserted and updated twice (every update of an indexed
-// column writes a new entry in each of runs' dozen indexes).
-const insertRunSQL = insertRunHead + `
-    -- A verified run belongs to its submitter's account (who may delete it).
-    (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5)),
-    -- The organisation it was uploaded for; InsertRun checked the
-    -- membership (a restore keeps the organisation as it was).
-    (SELECT id FROM orgs WHERE $45 AND $59 <> '' AND lower(slug) = lower($59))
-)
-ON CONFLICT DO NOTHING`
+// column writes a new entry in each of runs' dozen indexes). It returns
+// the epoch of the stored bests (bestBounds) when the row went in, and no
+// row when its key or id is stored.
+var insertRunSQL = sqlFile("insert_run")
 
 // insertUnverifiedRunSQL is insertRunSQL for a run whose submitter is not
 // verified, which belongs to no account and no organisation: the same row
@@ -48,37 +44,7 @@ ON CONFLICT DO NOTHING`
 // than the generic plan by the two subqueries, so PostgreSQL planned the
 // statement afresh at every such upload (0.14 ms of the backend's CPU);
 // without them it keeps the generic plan.
-const insertUnverifiedRunSQL = insertRunHead + `
-    NULL, NULL
-)
-ON CONFLICT DO NOTHING`
-
-// insertRunHead is insertRunSQL up to its last two values, the run's
-// account and organisation.
-const insertRunHead = `
-INSERT INTO runs (
-    id, dedupe_key,` + runColumns + `,
-    hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug, quantization_slug,
-    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version,
-    submitter_id, org_id
-) VALUES (
-    $1, $2, $3, 1, $4, $5, $6,
-    $7, $8, $9, $10,
-    $11, $12, $13, $14,
-    $15, $16, $17, $18, $19,
-    $20, $21, $22, $23, $24,
-    $25,
-    $26, $27, $28,
-    $29, $30, $31,
-    $32, $33, $34,
-    $35, $36, $37,
-    $38,
-    $39, $40, $41, $42,
-    $43, $44,
-    $45, $46, $47,
-    $48, $49, $50, $51, $52, $53,
-    $54, $55, $56, $57, $58,
-    `
+var insertUnverifiedRunSQL = sqlFile("insert_run_unverified")
 
 // insertRun is the statement that inserts r's row under id, and its
 // parameters: insertRunSQL, or insertUnverifiedRunSQL when r's submitter

@@ -1,6 +1,8 @@
 // Package store keeps runs in PostgreSQL: the derived run, its cells and
 // prefill rows, and the uploaded document byte for byte. It is the only
-// package that writes SQL; every query lives next to the method that runs it.
+// package that writes SQL; every query lives next to the method that runs it,
+// or, when it is longer than a few lines, in a file of sql/ loaded by name
+// (sqlfiles.go).
 package store
 
 import (
@@ -91,8 +93,7 @@ func checkReplica(ctx context.Context, rp *pgxpool.Pool) error {
 }
 
 // connect makes a pool on url, naming its sessions app (in
-// pg_stat_activity) unless the URL names them; its connections write the
-// upload's arrays themselves (registerBinaryArrays).
+// pg_stat_activity) unless the URL names them.
 func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -100,10 +101,6 @@ func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
 	}
 	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; app != "" && !named {
 		cfg.ConnConfig.RuntimeParams["application_name"] = app
-	}
-	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
-		registerBinaryArrays(c.TypeMap())
-		return nil
 	}
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
@@ -122,35 +119,77 @@ func (s *Store) Ping(ctx context.Context) (err error) {
 	return s.pool.Ping(ctx)
 }
 
-// transact runs fn in a transaction, committing when fn returns nil and
-// rolling back when it returns an error or panics, so that no caller can
-// forget either.
+// transact runs fn in a transaction on the primary, committing when fn
+// returns nil and rolling back when it returns an error or panics, so that
+// no caller can forget either (transactBatch).
 func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
-	return s.transactOn(ctx, s.pool, opts, fn)
+	return transactBatch(ctx, s.pool, opts, nil, func(tx pgx.Tx, br pgx.BatchResults) error {
+		if err := br.Close(); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
 }
 
-// transactOn is transact on pool (readTx's may be the replica).
-func (s *Store) transactOn(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, fn func(pgx.Tx) error) (err error) {
-	tx, err := pool.BeginTx(ctx, opts)
+// commitSQL ends a transaction from inside a batch: queued last, or
+// before statements meant to run after the commit (queueCommitAnnounce),
+// it saves the round trip of a COMMIT of its own (transactBatch).
+const commitSQL = "COMMIT"
+
+// transactBatch is how the store runs a transaction; transact and
+// readBatch are it for their callers. On a connection of pool it sends
+// BEGIN (with opts) and the statements queue adds (nil: none) as one
+// batch, one round trip (pgx.Batch.BeginTx), and hands fn the transaction
+// and the batch's results, to read in the order queued. fn closes br
+// before it sends anything more on tx.
+//
+// When fn returns nil, the transaction is committed: by the commitSQL a
+// batch of fn's queued, when one did (a read, an upload: no round trip of
+// its own), else by a COMMIT sent then. When fn fails or panics it is
+// rolled back. A batch is one pipeline with one Sync: once a statement
+// fails the rest, COMMIT included, are skipped and the transaction is
+// aborted; nothing is committed unless a COMMIT ran.
+func transactBatch(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, queue func(*pgx.Batch),
+	fn func(tx pgx.Tx, br pgx.BatchResults) error) (err error) {
+	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	// A connection still in a transaction is closed, not reused (pgxpool).
+	defer conn.Release()
+	b := &pgx.Batch{}
+	b.BeginTx(opts)
+	if queue != nil {
+		queue(b)
+	}
+	br := conn.Conn().SendBatch(ctx, b)
+	tx := br.Tx()
 	defer func() {
-		if p := recover(); p != nil {
+		p := recover()
+		// Close reads what fn left unread, a COMMIT queued included.
+		if cerr := br.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("commit: %w", cerr)
+		}
+		open := conn.Conn().PgConn().TxStatus() != 'I'
+		switch {
+		case !open: // committed by a batch, or never begun
+		case p != nil || err != nil:
+			// The rollback error adds nothing: pgx closes the
+			// connection when the rollback fails.
 			_ = tx.Rollback(context.WithoutCancel(ctx))
+		default:
+			if err = tx.Commit(ctx); err != nil {
+				err = fmt.Errorf("commit: %w", err)
+			}
+		}
+		if p != nil {
 			panic(p)
 		}
-		if err != nil {
-			// The rollback error adds nothing: the connection is
-			// discarded by pgx when the rollback fails.
-			_ = tx.Rollback(context.WithoutCancel(ctx))
-			return
-		}
-		if err = tx.Commit(ctx); err != nil {
-			err = fmt.Errorf("commit: %w", err)
-		}
 	}()
-	return fn(tx)
+	if _, err := br.Exec(); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	return fn(tx, br)
 }
 
 // wrap prefixes a non-nil *errp with the operation and its arguments,

@@ -17,8 +17,8 @@
 // timed is printed: it shares the machine with the server.
 //
 // With -baseline it also stores the same kind of documents, parsed and
-// derived beforehand, by raw pgx inserts (store.Baseline: the run row and
-// its cells by CopyFrom, one transaction per run, the same number of
+// derived beforehand, by raw pgx inserts (baseline.go: the run row by INSERT
+// and its cells by CopyFrom, one transaction per run, the same number of
 // clients, each its own connection) into scratch tables on DATABASE_URL, the
 // server's database; baseline and API alternate -rounds times, the best
 // rate of each is kept, and the API's rate as a fraction of the baseline's

@@ -10,13 +10,11 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
-	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 // rawLoad is the baseline: the same documents stored by raw pgx inserts.
 type rawLoad struct {
-	st   *store.Store
-	b    *store.Baseline
+	b    *baseline
 	once sync.Once
 }
 
@@ -24,24 +22,16 @@ func openRaw(ctx context.Context, dbURL string) (*rawLoad, error) {
 	if dbURL == "" {
 		return nil, errors.New("-baseline needs DATABASE_URL, the server's database")
 	}
-	st, err := store.Open(ctx, dbURL)
+	b, err := newBaseline(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
-	b, err := st.NewBaseline(ctx)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	return &rawLoad{st: st, b: b}, nil
+	return &rawLoad{b: b}, nil
 }
 
 // close drops the scratch tables, once.
 func (r *rawLoad) close() {
-	r.once.Do(func() {
-		_ = r.b.Drop(context.Background())
-		r.st.Close()
-	})
+	r.once.Do(func() { _ = r.b.drop(context.Background()) })
 }
 
 // run stores one round of documents, parsed and derived before the clock
@@ -65,7 +55,7 @@ func (r *rawLoad) run(l load, round int) (float64, error) {
 	var mu sync.Mutex
 	var first error
 	elapsed := l.each(func(_, n int) {
-		if err := r.b.Insert(ctx, docs[n].run, docs[n].key); err != nil {
+		if err := r.b.insert(ctx, docs[n].run, docs[n].key); err != nil {
 			mu.Lock()
 			first = cmp(first, err)
 			mu.Unlock()
