@@ -29,7 +29,7 @@
 # page (/submitters/…) are asked too; without it, the first submitter the
 # small site's /runs links to, if any. The demo load names no proven
 # submitter, so with demo databases make one on both first (docs/performance.md,
-# "Boards by submitter from a table of bests"). PAGES, when set, is the
+# "A proven submitter on demo databases"). PAGES, when set, is the
 # pages to ask instead of every kind (space-separated paths).
 set -eu
 
