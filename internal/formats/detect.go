@@ -28,7 +28,8 @@ package formats
 
 import (
 	"bytes"
-	"encoding/json"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
@@ -54,7 +55,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 	// One object, the usual case, is told by a scan of its top-level keys
 	// and decoded once, by its parser; only when data is not one is it
 	// cut into its values (another pass over it).
-	var first json.RawMessage
+	var first jsontext.Value
 	var more bool
 	if top, ok := topKeys(data); ok {
 		if p, ok, err := ours(data, top); ok {
@@ -62,7 +63,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 		}
 		first = bytes.TrimSpace(data)
 	} else {
-		first, more = firstValue(data)
+		first, more = jsondoc.First(data)
 	}
 	// Other tools' files may be JSON Lines, appended objects, an array cut
 	// short or carry Python's NaN/Infinity: they are detected leniently.
@@ -81,7 +82,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 // by their schema field or their llm-inference-bench keys.
 func ours(data []byte, top topObject) (*run.Parsed, bool, error) {
 	var schema string
-	_ = json.Unmarshal(top.get("schema"), &schema)
+	_ = jsondoc.Unmarshal(top.get("schema"), &schema)
 	switch {
 	case schema == lilbench.Schema:
 		p, err := lilbench.Parse(data)
@@ -101,21 +102,9 @@ func ours(data []byte, top topObject) (*run.Parsed, bool, error) {
 	return nil, false, nil
 }
 
-// firstValue returns the first JSON value of data and whether more values
-// follow it (JSON Lines).
-func firstValue(data []byte) (json.RawMessage, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	rest := bytes.TrimSpace(data[dec.InputOffset():])
-	return v, len(rest) > 0
-}
-
-func hasMode(meta json.RawMessage) bool {
+func hasMode(meta jsontext.Value) bool {
 	var m struct {
 		Mode string `json:"mode"`
 	}
-	return json.Unmarshal(meta, &m) == nil && m.Mode != ""
+	return jsondoc.Unmarshal(meta, &m) == nil && m.Mode != ""
 }

@@ -1,7 +1,7 @@
 package formats
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/genaiperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/guidellm"
@@ -17,7 +17,7 @@ import (
 // recognise one by the keys of its first object (the first test, line or
 // appended result); docs/formats.md lists what each tool writes.
 type toolReader struct {
-	detect func(top map[string]json.RawMessage) bool
+	detect func(top map[string]jsontext.Value) bool
 	parse  func(data []byte) (*run.Parsed, error)
 }
 
@@ -29,7 +29,7 @@ var toolReaders = []toolReader{
 	{llmperf.Detect, llmperf.Parse},
 	// An llmperf individual-responses list: its parser says to upload the
 	// summary instead.
-	{func(top map[string]json.RawMessage) bool { return top["ttft_s"] != nil && top["error_code"] != nil }, llmperf.Parse},
+	{func(top map[string]jsontext.Value) bool { return top["ttft_s"] != nil && top["error_code"] != nil }, llmperf.Parse},
 	{genaiperf.Detect, genaiperf.Parse},
 	{sglang.Detect, sglang.Parse},
 	{vllmserve.Detect, vllmserve.Parse},
@@ -41,8 +41,8 @@ func otherToolParser(data []byte) func([]byte) (*run.Parsed, error) {
 	if err != nil {
 		return nil
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(docs.Values[0], &top) != nil {
+	var top map[string]jsontext.Value
+	if jsondoc.Unmarshal(docs.Values[0], &top) != nil {
 		return nil
 	}
 	for _, t := range toolReaders {

@@ -37,7 +37,7 @@ func Parse(data []byte) (*run.Parsed, error) { return ParseAt(data, "$") }
 // from the outer document's root.
 func ParseAt(data []byte, base string) (*run.Parsed, error) {
 	var doc document
-	if err := decodeDocument(data, &doc); err != nil {
+	if err := jsondoc.Decode(data, &doc); err != nil {
 		return nil, problem.Rebase(err, base)
 	}
 	p := &parser{doc: &doc, base: base, problems: jsondoc.NewChecker()}
