@@ -35,16 +35,23 @@ var toolReaders = []toolReader{
 	{vllmserve.Detect, vllmserve.Parse},
 }
 
-// otherToolParser returns the parser of the tool that wrote data, or nil.
-func otherToolParser(data []byte) func([]byte) (*run.Parsed, error) {
+// otherToolParser returns the parser of the tool that wrote data, read
+// leniently, or nil, and why the lenient reader refused data, if it did.
+func otherToolParser(data []byte) (func([]byte) (*run.Parsed, error), error) {
 	docs, err := jsondoc.Split(data)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	var top map[string]jsontext.Value
 	if jsondoc.Unmarshal(docs.Values[0], &top) != nil {
-		return nil
+		return nil, nil
 	}
+	return toolParser(top), nil
+}
+
+// toolParser returns the parser of the tool whose file's first object has
+// the members top, or nil.
+func toolParser(top map[string]jsontext.Value) func([]byte) (*run.Parsed, error) {
 	for _, t := range toolReaders {
 		if t.detect(top) {
 			return t.parse

@@ -6,9 +6,12 @@
 // Every document is read with one codec, github.com/go-json-experiment/json
 // (the proposed encoding/json/v2), decoded in this package alone, with
 // the same options everywhere. It refuses invalid UTF-8, a name given twice
-// in one object and nesting deeper than 10,000 levels itself.
+// in one object and nesting deeper than 10,000 levels itself; the one limit
+// kept here is the length of an array (CheckArrays).
 //
-// Our own formats are read strictly (Decode). The files Python benchmark
+// Our own formats are read strictly: once to tell the format by its
+// top-level members (ReadTop), then by their parser without checking the
+// text again (Checked), or at once (Decode). The files Python benchmark
 // tools write are not always JSON, and are read leniently: bare NaN and
 // Infinity tokens (Python's json.dump of a float: Sanitize), several
 // documents appended to one file (JSON Lines, vLLM's --append-result) and an
