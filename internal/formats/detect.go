@@ -28,7 +28,8 @@ package formats
 
 import (
 	"bytes"
-	"encoding/json"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
@@ -48,74 +49,73 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.CheckUTF8(data); err != nil {
 		return nil, err
 	}
-	if err := jsondoc.CheckShape(data); err != nil {
+	if err := jsondoc.CheckArrays(data); err != nil {
 		return nil, err
 	}
-	// One object, the usual case, is told by a scan of its top-level keys
-	// and decoded once, by its parser; only when data is not one is it
-	// cut into its values (another pass over it).
-	var first json.RawMessage
-	var more bool
-	if top, ok := topKeys(data); ok {
-		if p, ok, err := ours(data, top); ok {
+	// One object, the usual case, is read once, strictly: its members tell
+	// the format, and its parser decodes it without checking it again.
+	if top, ok := jsondoc.ReadTop(data); ok {
+		if p, ok, err := ours(top); ok {
 			return p, err
 		}
-		first = bytes.TrimSpace(data)
-	} else {
-		first, more = firstValue(data)
+		if parse := toolParser(top.Members()); parse != nil {
+			return parse(data)
+		}
+		return nil, refuseOther(bytes.TrimSpace(data), false)
 	}
 	// Other tools' files may be JSON Lines, appended objects, an array cut
 	// short or carry Python's NaN/Infinity: they are detected leniently.
-	if parse := otherToolParser(data); parse != nil {
+	parse, err := otherToolParser(data)
+	if parse != nil {
 		return parse(data)
 	}
-	if first == nil {
+	first, more := jsondoc.First(data)
+	switch {
+	case first == nil:
 		// Not even one JSON value: let the decoder name the problem.
 		var v any
 		return nil, jsondoc.Decode(data, &v)
+	case repeatedName(err):
+		// A name given twice in a later value (JSON Lines), which the
+		// lenient reader found.
+		return nil, err
 	}
 	return nil, refuseOther(first, more)
 }
 
 // ours parses the formats speedmatrix defined or grew up with, told apart
 // by their schema field or their llm-inference-bench keys.
-func ours(data []byte, top topObject) (*run.Parsed, bool, error) {
+func ours(top *jsondoc.Top) (*run.Parsed, bool, error) {
 	var schema string
-	_ = json.Unmarshal(top.get("schema"), &schema)
+	_ = jsondoc.Unmarshal(top.Member("schema"), &schema)
+	has := func(key string) bool { return top.Member(key) != nil }
 	switch {
 	case schema == lilbench.Schema:
-		p, err := lilbench.Parse(data)
+		p, err := lilbench.ParseChecked(top.Checked)
 		return p, true, err
 	case schema == export.Schema:
-		p, err := export.Parse(data)
+		p, err := export.ParseChecked(top.Checked)
 		return p, true, err
 	case schema != "":
 		return nil, true, problem.New(problem.Invalid, "$.schema", "problem.unknown_schema", map[string]any{"Schema": schema})
-	case top.get("metadata") != nil && (top.get("results") != nil || top.get("prefill") != nil || hasMode(top.get("metadata"))),
-		top.get("results") != nil && top.get("summary_table") != nil:
+	case has("metadata") && (has("results") || has("prefill") || hasMode(top.Member("metadata"))),
+		has("results") && has("summary_table"):
 		// The second case is a bench file without its metadata (an edited or
 		// partial file): the parser says what is missing.
-		p, err := llmbench.Parse(data)
+		p, err := llmbench.ParseChecked(top.Checked, "$")
 		return p, true, err
 	}
 	return nil, false, nil
 }
 
-// firstValue returns the first JSON value of data and whether more values
-// follow it (JSON Lines).
-func firstValue(data []byte) (json.RawMessage, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	rest := bytes.TrimSpace(data[dec.InputOffset():])
-	return v, len(rest) > 0
+func repeatedName(err error) bool {
+	pe, ok := problem.As(err)
+	return ok && pe.Problems[0].Key == "problem.duplicate_key"
 }
 
-func hasMode(meta json.RawMessage) bool {
+func hasMode(meta jsontext.Value) bool {
 	var m struct {
 		Mode string `json:"mode"`
 	}
-	return json.Unmarshal(meta, &m) == nil && m.Mode != ""
+	return jsondoc.Unmarshal(meta, &m) == nil && m.Mode != ""
 }

@@ -2,10 +2,12 @@ package formats
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
 
@@ -27,8 +29,8 @@ var otherTools = []struct {
 }
 
 // refuseOther answers a document that is JSON but not a format we read.
-func refuseOther(first json.RawMessage, more bool) error {
-	var top map[string]json.RawMessage
+func refuseOther(first jsontext.Value, more bool) error {
+	var top map[string]jsontext.Value
 	// Told by the first byte: null unmarshals into a map and a slice alike.
 	kind := ""
 	if t := bytes.TrimSpace(first); len(t) > 0 {
@@ -36,11 +38,11 @@ func refuseOther(first json.RawMessage, more bool) error {
 	}
 	switch kind {
 	case "object":
-		_ = json.Unmarshal(first, &top)
+		_ = jsondoc.Unmarshal(first, &top)
 	case "array":
-		var list []json.RawMessage
-		if json.Unmarshal(first, &list) == nil && len(list) > 0 {
-			_ = json.Unmarshal(list[0], &top) // keys of a first item that is an object
+		var list []jsontext.Value
+		if jsondoc.Unmarshal(first, &list) == nil && len(list) > 0 {
+			_ = jsondoc.Unmarshal(list[0], &top) // keys of a first item that is an object
 		}
 	default:
 		kind = "value"
@@ -61,7 +63,7 @@ func refuseOther(first json.RawMessage, more bool) error {
 	return problem.New(problem.Invalid, "$", "problem.unknown_format", map[string]any{"Kind": kind, "Keys": strings.Join(keys, ", "), "Lines": more})
 }
 
-func allIn(keys []string, top map[string]json.RawMessage) bool {
+func allIn(keys []string, top map[string]jsontext.Value) bool {
 	for _, k := range keys {
 		if _, ok := top[k]; !ok {
 			return false

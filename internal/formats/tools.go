@@ -1,7 +1,7 @@
 package formats
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/genaiperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/guidellm"
@@ -17,7 +17,7 @@ import (
 // recognise one by the keys of its first object (the first test, line or
 // appended result); docs/formats.md lists what each tool writes.
 type toolReader struct {
-	detect func(top map[string]json.RawMessage) bool
+	detect func(top map[string]jsontext.Value) bool
 	parse  func(data []byte) (*run.Parsed, error)
 }
 
@@ -29,22 +29,29 @@ var toolReaders = []toolReader{
 	{llmperf.Detect, llmperf.Parse},
 	// An llmperf individual-responses list: its parser says to upload the
 	// summary instead.
-	{func(top map[string]json.RawMessage) bool { return top["ttft_s"] != nil && top["error_code"] != nil }, llmperf.Parse},
+	{func(top map[string]jsontext.Value) bool { return top["ttft_s"] != nil && top["error_code"] != nil }, llmperf.Parse},
 	{genaiperf.Detect, genaiperf.Parse},
 	{sglang.Detect, sglang.Parse},
 	{vllmserve.Detect, vllmserve.Parse},
 }
 
-// otherToolParser returns the parser of the tool that wrote data, or nil.
-func otherToolParser(data []byte) func([]byte) (*run.Parsed, error) {
+// otherToolParser returns the parser of the tool that wrote data, read
+// leniently, or nil, and why the lenient reader refused data, if it did.
+func otherToolParser(data []byte) (func([]byte) (*run.Parsed, error), error) {
 	docs, err := jsondoc.Split(data)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(docs.Values[0], &top) != nil {
-		return nil
+	var top map[string]jsontext.Value
+	if jsondoc.Unmarshal(docs.Values[0], &top) != nil {
+		return nil, nil
 	}
+	return toolParser(top), nil
+}
+
+// toolParser returns the parser of the tool whose file's first object has
+// the members top, or nil.
+func toolParser(top map[string]jsontext.Value) func([]byte) (*run.Parsed, error) {
 	for _, t := range toolReaders {
 		if t.detect(top) {
 			return t.parse

@@ -19,6 +19,19 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.Decode(data, &d); err != nil {
 		return nil, err
 	}
+	return parse(&d), nil
+}
+
+// ParseChecked is Parse of a document the codec has checked already.
+func ParseChecked(text jsondoc.Checked) (*run.Parsed, error) {
+	var d Document
+	if err := text.Decode(&d); err != nil {
+		return nil, err
+	}
+	return parse(&d), nil
+}
+
+func parse(d *Document) *run.Parsed {
 	p := &run.Parsed{
 		Format: Schema, Tool: d.Tool, Provenance: d.Provenance, Submitter: d.Submitter.Name,
 		Hardware: d.Hardware, Engine: d.Engine, Model: d.Model, Settings: d.Settings,
@@ -60,5 +73,5 @@ func Parse(data []byte) (*run.Parsed, error) {
 				MeasuredContext: r.MeasuredContext, Skipped: r.ReasonCode == run.ReasonPlan, Reason: r.Reason})
 		}
 	}
-	return p, nil
+	return p
 }

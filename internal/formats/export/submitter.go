@@ -2,9 +2,9 @@ package export
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
@@ -40,11 +40,11 @@ func NewSubmitter(name string, verified bool, org run.Org) Submitter {
 func (s *Submitter) UnmarshalJSON(data []byte) error {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '"' {
 		*s = Submitter{}
-		return json.Unmarshal(t, &s.Name)
+		return jsondoc.Unmarshal(t, &s.Name)
 	}
 	type plain Submitter // without this method
 	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := jsondoc.Unmarshal(data, &p); err != nil {
 		return err
 	}
 	*s = Submitter(p)

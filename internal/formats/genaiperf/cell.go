@@ -1,10 +1,12 @@
 package genaiperf
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -42,7 +44,7 @@ func (p *parser) get(key string) (*block, string) {
 		}
 		at := p.base + "." + name
 		var b block
-		if err := json.Unmarshal(raw, &b); err != nil {
+		if err := jsondoc.Unmarshal(raw, &b); err != nil {
 			p.c.Add(at, "problem.type", map[string]any{"Want": "object", "Got": kind(raw)})
 			return nil, at
 		}
@@ -51,7 +53,7 @@ func (p *parser) get(key string) (*block, string) {
 	return nil, ""
 }
 
-func kind(raw json.RawMessage) string {
+func kind(raw jsontext.Value) string {
 	switch s := strings.TrimSpace(string(raw)); {
 	case strings.HasPrefix(s, "["):
 		return "array"

@@ -1,7 +1,7 @@
 package genaiperf
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 )
@@ -66,7 +66,7 @@ type inputConfig struct {
 	// Endpoint is GenAI-Perf's nested endpoint and AIPerf's.
 	// Endpoint is a URL path in the flat dump, an object in GenAI-Perf's
 	// nested config and in AIPerf's.
-	Endpoint json.RawMessage `json:"endpoint"`
+	Endpoint jsontext.Value `json:"endpoint"`
 	// AIPerf
 	Loadgen *struct {
 		Concurrency jsondoc.Num `json:"concurrency"`
@@ -86,14 +86,14 @@ type head struct {
 	// InputConfig and Telemetry are read leniently (a field of an
 	// unexpected type is skipped): they describe the run, they are not
 	// measurements.
-	InputConfig   json.RawMessage            `json:"input_config"`
-	Records       map[string]json.RawMessage `json:"records"`
-	AIPerfVersion string                     `json:"aiperf_version"`
-	SchemaVersion json.RawMessage            `json:"schema_version"`
-	ErrorSummary  json.RawMessage            `json:"error_summary"`
-	WasCancelled  *bool                      `json:"was_cancelled"`
-	StartTime     string                     `json:"start_time"`
-	Telemetry     json.RawMessage            `json:"telemetry_data"`
+	InputConfig   jsontext.Value            `json:"input_config"`
+	Records       map[string]jsontext.Value `json:"records"`
+	AIPerfVersion string                    `json:"aiperf_version"`
+	SchemaVersion jsontext.Value            `json:"schema_version"`
+	ErrorSummary  jsontext.Value            `json:"error_summary"`
+	WasCancelled  *bool                     `json:"was_cancelled"`
+	StartTime     string                    `json:"start_time"`
+	Telemetry     jsontext.Value            `json:"telemetry_data"`
 }
 
 type telemetry struct {

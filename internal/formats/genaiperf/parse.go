@@ -6,10 +6,11 @@
 package genaiperf
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -34,7 +35,7 @@ const NoteTTFTIsLatency = "ttft_is_request_latency"
 // Detect reports whether a document's top-level object is a GenAI-Perf or
 // AIPerf export: an input_config beside {unit, avg} metric blocks (or
 // AIPerf's records), or AIPerf's own keys.
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	if isAIPerf(top) {
 		return true
 	}
@@ -45,14 +46,14 @@ func Detect(top map[string]json.RawMessage) bool {
 		var b struct {
 			Unit *string `json:"unit"`
 		}
-		if json.Unmarshal(top[k], &b) == nil && b.Unit != nil {
+		if jsondoc.Unmarshal(top[k], &b) == nil && b.Unit != nil {
 			return true
 		}
 	}
 	return false
 }
 
-func isAIPerf(top map[string]json.RawMessage) bool {
+func isAIPerf(top map[string]jsontext.Value) bool {
 	if top["aiperf_version"] != nil {
 		return true
 	}
@@ -65,7 +66,7 @@ func isAIPerf(top map[string]json.RawMessage) bool {
 // Parse reads one GenAI-Perf or AIPerf export.
 func Parse(data []byte) (*run.Parsed, error) {
 	data = jsondoc.SanitizeToNull(data)
-	var top map[string]json.RawMessage
+	var top map[string]jsontext.Value
 	if err := jsondoc.Decode(data, &top); err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func Parse(data []byte) (*run.Parsed, error) {
 
 type parser struct {
 	c      *jsondoc.Checker
-	blocks map[string]json.RawMessage
+	blocks map[string]jsontext.Value
 	base   string
 	ic     inputConfig
 	notes  []string // caveats found while reading the cell
@@ -94,7 +95,7 @@ type parser struct {
 
 func (p *parser) parse(h *head, aiperf bool) *run.Parsed {
 	// Lenient: a field of another type than expected is skipped.
-	_ = json.Unmarshal(h.InputConfig, &p.ic)
+	_ = jsondoc.Unmarshal(h.InputConfig, &p.ic)
 	out := &run.Parsed{Format: Format, Tool: run.Tool{Name: "GenAI-Perf"}, Provenance: run.Measured}
 	if aiperf {
 		out.Format, out.Tool = FormatAIPerf, run.Tool{Name: "AIPerf", Version: h.AIPerfVersion}
@@ -134,7 +135,7 @@ func (p *parser) streamed() bool {
 
 func (p *parser) endpoint() endpoint {
 	var e endpoint
-	_ = json.Unmarshal(p.ic.Endpoint, &e)
+	_ = jsondoc.Unmarshal(p.ic.Endpoint, &e)
 	return e
 }
 
@@ -168,9 +169,9 @@ func (p *parser) engine() run.Engine {
 
 // gpus reads AIPerf's GPU telemetry (--gpu-telemetry): the first endpoint's
 // GPUs.
-func gpus(raw json.RawMessage) run.Hardware {
+func gpus(raw jsontext.Value) run.Hardware {
 	var t telemetry
-	_ = json.Unmarshal(raw, &t)
+	_ = jsondoc.Unmarshal(raw, &t)
 	var hw run.Hardware
 	hosts := slices.Sorted(maps.Keys(t.Endpoints))
 	if len(hosts) == 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/speedmatrix/speedmatrix/internal/formats/genaiperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -246,7 +248,7 @@ func TestDetect(t *testing.T) {
 		"aiperf_profile_export_aiperf_records_variant.json": true,
 		"guidellm_report.json":                              false, "llmperf_summary.json": false,
 	} {
-		var top map[string]json.RawMessage
+		var top map[string]jsontext.Value
 		if err := json.Unmarshal(read(t, name), &top); err != nil {
 			t.Fatal(err)
 		}

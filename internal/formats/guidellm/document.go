@@ -1,6 +1,6 @@
 package guidellm
 
-import "encoding/json"
+import "github.com/go-json-experiment/json/jsontext"
 
 // The shape of a GuideLLM report as far as speedmatrix reads it, across the
 // three generations (docs/formats.md, "GuideLLM"):
@@ -12,10 +12,10 @@ import "encoding/json"
 // The metric names are the same in all three.
 
 type report struct {
-	Metadata   *metadata       `json:"metadata"`
-	Config     *topConfig      `json:"config"`
-	Args       json.RawMessage `json:"args"`
-	Benchmarks []benchmark     `json:"benchmarks"`
+	Metadata   *metadata      `json:"metadata"`
+	Config     *topConfig     `json:"config"`
+	Args       jsontext.Value `json:"args"`
+	Benchmarks []benchmark    `json:"benchmarks"`
 }
 
 type metadata struct {

@@ -6,9 +6,10 @@
 package guidellm
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -27,7 +28,7 @@ const rateHint = "guidellm benchmark --rate-type concurrent --rate 1,2,4,8,16 (o
 
 // Detect reports whether the top-level object of a document is a GuideLLM
 // report: a benchmarks array whose entries name their type ("generative_benchmark").
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	raw, ok := top["benchmarks"]
 	if !ok {
 		return false
@@ -35,7 +36,7 @@ func Detect(top map[string]json.RawMessage) bool {
 	var list []struct {
 		Type string `json:"type_"`
 	}
-	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
+	if jsondoc.Unmarshal(raw, &list) != nil || len(list) == 0 {
 		return false
 	}
 	return strings.HasSuffix(list[0].Type, "_benchmark")
@@ -147,7 +148,7 @@ func model(doc *report) run.Model {
 		names = append(names, doc.Config.Spec.Backend.Model)
 	}
 	var a v1Args
-	if json.Unmarshal(doc.Args, &a) == nil {
+	if jsondoc.Unmarshal(doc.Args, &a) == nil {
 		names = append(names, a.Model)
 		if a.BackendKwargs != nil {
 			names = append(names, a.BackendKwargs.Model)

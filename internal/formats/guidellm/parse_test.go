@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/speedmatrix/speedmatrix/internal/formats/guidellm"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -269,7 +271,7 @@ func TestDetect(t *testing.T) {
 		"guidellm_report.json": true, "guidellm_report_legacy_v0.3.json": true,
 		"genai_perf_profile_export.json": false, "llmperf_summary.json": false,
 	} {
-		var top map[string]json.RawMessage
+		var top map[string]jsontext.Value
 		if err := json.Unmarshal(read(t, name), &top); err != nil {
 			t.Fatal(err)
 		}

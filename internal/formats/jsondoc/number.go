@@ -2,7 +2,6 @@ package jsondoc
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -16,11 +15,11 @@ import (
 // through default=str, and the tokens Sanitize quotes). ok is false for
 // anything else, a number too large for a float64 included.
 func number(raw []byte) (v float64, ok bool) {
-	if json.Unmarshal(raw, &v) == nil {
+	if Unmarshal(raw, &v) == nil {
 		return v, true
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	if Unmarshal(raw, &s) != nil {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -53,7 +52,7 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 		n.V, n.Set = v, true
 	case ok: // "NaN", "inf": not given
 	case b[0] == '"':
-		return json.Unmarshal(b, &n.Bad) // "" leaves Bad empty: not given
+		return Unmarshal(b, &n.Bad) // "" leaves Bad empty: not given
 	default:
 		// An object, array or boolean: the checker names it with its path
 		// (an error from here would carry an offset into b alone).

@@ -1,10 +1,11 @@
 package jsondoc
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Object is one JSON object of a tool's file, read field by field so every
@@ -13,15 +14,15 @@ import (
 type Object struct {
 	// Path is the object's JSON path ("$", "$[2]", "$.server_info").
 	Path   string
-	fields map[string]json.RawMessage
+	fields map[string]jsontext.Value
 	c      *Checker
 }
 
 // NewObject reads raw as an object at path; it records a problem and
 // returns nil when raw is not an object.
-func NewObject(raw json.RawMessage, path string, c *Checker) *Object {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+func NewObject(raw jsontext.Value, path string, c *Checker) *Object {
+	var fields map[string]jsontext.Value
+	if err := Unmarshal(raw, &fields); err != nil || fields == nil {
 		c.Add(path, "problem.type", map[string]any{"Want": "object", "Got": kind(raw)})
 		return nil
 	}
@@ -29,7 +30,7 @@ func NewObject(raw json.RawMessage, path string, c *Checker) *Object {
 }
 
 // Fields returns the object's raw fields, for detection.
-func (o *Object) Fields() map[string]json.RawMessage { return o.fields }
+func (o *Object) Fields() map[string]jsontext.Value { return o.fields }
 
 // At returns the JSON path of key.
 func (o *Object) At(key string) string { return o.Path + Key(key) }
@@ -47,7 +48,7 @@ func (o *Object) Has(key string) bool {
 // a problem.
 func (o *Object) Float(key string) *float64 { return o.float(o.fields[key], o.At(key)) }
 
-func (o *Object) float(raw json.RawMessage, at string) *float64 {
+func (o *Object) float(raw jsontext.Value, at string) *float64 {
 	if raw == nil || string(raw) == "null" {
 		return nil
 	}
@@ -80,7 +81,7 @@ func (o *Object) String(key string) string {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if Unmarshal(raw, &s) == nil {
 		return s
 	}
 	switch kind(raw) {
@@ -105,8 +106,8 @@ func (o *Object) Floats(key string) []float64 {
 	if !o.Has(key) {
 		return nil
 	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(o.fields[key], &list); err != nil {
+	var list []jsontext.Value
+	if err := Unmarshal(o.fields[key], &list); err != nil {
 		o.c.Add(o.At(key), "problem.type", map[string]any{"Want": "array", "Got": kind(o.fields[key])})
 		return nil
 	}
@@ -121,7 +122,7 @@ func (o *Object) Floats(key string) []float64 {
 }
 
 // kind names the JSON type of raw for messages.
-func kind(raw json.RawMessage) string {
+func kind(raw jsontext.Value) string {
 	t := strings.TrimSpace(string(raw))
 	switch {
 	case t == "":

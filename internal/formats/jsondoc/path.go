@@ -2,9 +2,11 @@ package jsondoc
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 type frame struct {
@@ -17,34 +19,34 @@ type frame struct {
 // PathAt returns the JSON path ("$.results[3].aggregate_tps") of the value
 // that contains byte offset off, reading tokens up to that point. It works on
 // truncated and invalid documents too: the path is the one reached before
-// the error.
+// the error (a name given twice and invalid UTF-8 are read on, as the
+// offset may be theirs).
 func PathAt(data []byte, off int64) string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var stack []frame
 	for dec.InputOffset() <= off {
-		tok, err := dec.Token()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			break
 		}
+		kind := tok.Kind()
 		if dec.InputOffset() > off {
 			// This token runs past the offset: the offset is inside it.
-			if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
-				stack = append(stack, frame{array: d == '[', wantKey: d == '{'})
+			if kind == '{' || kind == '[' {
+				stack = append(stack, frame{array: kind == '[', wantKey: kind == '{'})
 			}
 			break
 		}
-		switch t := tok.(type) {
-		case json.Delim:
-			if t == '{' || t == '[' {
-				stack = append(stack, frame{array: t == '[', wantKey: t == '{'})
-				continue
-			}
+		switch kind {
+		case '{', '[':
+			stack = append(stack, frame{array: kind == '[', wantKey: kind == '{'})
+			continue
+		case '}', ']':
 			stack = stack[:len(stack)-1]
 			advance(stack)
-		case string:
+		case '"':
 			if n := len(stack); n > 0 && !stack[n-1].array && stack[n-1].wantKey {
-				stack[n-1].key, stack[n-1].wantKey = t, false
+				stack[n-1].key, stack[n-1].wantKey = tok.String(), false
 				continue
 			}
 			advance(stack)
@@ -100,6 +102,7 @@ func Key(k string) string {
 	if simple {
 		return "." + k
 	}
-	q, _ := json.Marshal(k)
+	// Quoted as encoding/json quotes a string: <, > and & escaped too.
+	q, _ := json.Marshal(k, jsontext.EscapeForHTML(true), jsontext.EscapeForJS(true), jsontext.AllowInvalidUTF8(true))
 	return "[" + string(q) + "]"
 }

@@ -6,7 +6,7 @@ import "bytes"
 var nonFinite = [][]byte{[]byte("NaN"), []byte("Infinity"), []byte("-Infinity")}
 
 // Sanitize returns data with every bare NaN, Infinity and -Infinity outside
-// strings turned into a JSON string of the same text, so encoding/json reads
+// strings turned into a JSON string of the same text, so the codec reads
 // the document and Object.Float can give the value back. Data without such
 // tokens is returned as is.
 func Sanitize(data []byte) []byte {

@@ -2,10 +2,11 @@ package jsondoc
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 )
@@ -14,7 +15,7 @@ import (
 type Docs struct {
 	// Values are the documents: the file's values one after another, or
 	// the elements of its top-level array.
-	Values []json.RawMessage
+	Values []jsontext.Value
 	// Array is set when the file was one top-level array.
 	Array bool
 	// Truncated is set when the file ends inside a value or before an
@@ -62,23 +63,23 @@ func Split(data []byte) (*Docs, error) {
 
 func splitArray(clean []byte) (*Docs, error) {
 	d := &Docs{Array: true}
-	dec := json.NewDecoder(bytes.NewReader(clean))
-	if _, err := dec.Token(); err != nil {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(clean))
+	if _, err := dec.ReadToken(); err != nil {
 		return nil, syntax(clean, 0)
 	}
-	for dec.More() {
-		start := dec.InputOffset()
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+	for dec.PeekKind() != ']' {
+		start := nextValue(clean, dec.InputOffset())
+		v, err := dec.ReadValue()
+		if err != nil {
 			if atEnd(err) {
 				d.Truncated = true
 				return d, nil
 			}
 			return nil, problem.Rebase(syntax(clean[start:], 0), fmt.Sprintf("$[%d]", len(d.Values)))
 		}
-		d.Values = append(d.Values, v)
+		d.Values = append(d.Values, valueAt(clean, dec, v))
 	}
-	if _, err := dec.Token(); err != nil {
+	if _, err := dec.ReadToken(); err != nil {
 		if atEnd(err) {
 			d.Truncated = true
 			return d, nil
@@ -93,11 +94,10 @@ func splitArray(clean []byte) (*Docs, error) {
 
 func splitValues(clean []byte) (*Docs, error) {
 	d := &Docs{}
-	dec := json.NewDecoder(bytes.NewReader(clean))
+	dec := jsontext.NewDecoder(bytes.NewBuffer(clean))
 	for {
-		start := dec.InputOffset()
-		var v json.RawMessage
-		err := dec.Decode(&v)
+		start := nextValue(clean, dec.InputOffset())
+		v, err := dec.ReadValue()
 		switch {
 		case err == io.EOF:
 			return d, nil
@@ -108,15 +108,44 @@ func splitValues(clean []byte) (*Docs, error) {
 		case err != nil:
 			return nil, problem.Rebase(syntax(clean[start:], 0), fmt.Sprintf("$[%d]", len(d.Values)))
 		}
-		d.Values = append(d.Values, v)
+		d.Values = append(d.Values, valueAt(clean, dec, v))
 	}
 }
 
+// First returns the first JSON value of data, read strictly, and whether
+// more values follow it (JSON Lines); nil when data does not start with
+// one.
+func First(data []byte) (first jsontext.Value, more bool) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	v, err := dec.ReadValue()
+	if err != nil {
+		return nil, false
+	}
+	first = valueAt(data, dec, v)
+	return first, len(bytes.TrimSpace(data[dec.InputOffset():])) > 0
+}
+
+// valueAt is the value dec has just read, v, as the bytes of clean it
+// was read from: the decoder's own copy is only good until it reads on.
+func valueAt(clean []byte, dec *jsontext.Decoder, v jsontext.Value) jsontext.Value {
+	end := dec.InputOffset()
+	return clean[end-int64(len(v)) : end : end]
+}
+
+// nextValue is the offset of the next value after from: past white space,
+// not past a comma, where a problem in that value is read from again.
+func nextValue(clean []byte, from int64) int64 {
+	for from < int64(len(clean)) && isSpace(clean[from]) {
+		from++
+	}
+	return from
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\t' }
+
 // atEnd reports an error caused by the input ending inside a value.
 func atEnd(err error) bool {
-	var syn *json.SyntaxError
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
-		(errors.As(err, &syn) && syn.Error() == "unexpected end of JSON input")
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // syntax names what is wrong in clean from offset from on, through Decode so

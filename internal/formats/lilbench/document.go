@@ -1,11 +1,11 @@
 package lilbench
 
-import "encoding/json"
+import "github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 
 // The lil-bench-result/1 wrapper as far as speedmatrix reads it (the
 // lil-bench client writes it; testdata/formats/lil-bench has two). The
-// bench file itself is kept raw and
-// read by the llmbench parser.
+// bench file itself is kept as the codec checked it and read by the
+// llmbench parser.
 
 type document struct {
 	Schema    string    `json:"schema"`
@@ -81,5 +81,5 @@ type plan struct {
 }
 
 type results struct {
-	Bench json.RawMessage `json:"bench"`
+	Bench jsondoc.Checked `json:"bench"`
 }

@@ -28,14 +28,28 @@ func Parse(data []byte) (*run.Parsed, error) {
 	if err := jsondoc.Decode(data, &doc); err != nil {
 		return nil, err
 	}
+	return parse(&doc)
+}
+
+// ParseChecked reads a lil-bench-result/1 document the codec has checked
+// already.
+func ParseChecked(text jsondoc.Checked) (*run.Parsed, error) {
+	var doc document
+	if err := text.Decode(&doc); err != nil {
+		return nil, err
+	}
+	return parse(&doc)
+}
+
+func parse(doc *document) (*run.Parsed, error) {
 	if doc.Schema != Schema {
 		return nil, problem.New(problem.Invalid, "$.schema", "problem.lilbench.schema", map[string]any{"Schema": doc.Schema})
 	}
-	bench := []byte(doc.Results.Bench)
+	bench := doc.Results.Bench.Bytes()
 	if len(bench) == 0 || string(bench) == "{}" || string(bench) == "null" {
 		return nil, problem.New(problem.Invalid, "$.results.bench", "problem.lilbench.no_bench", map[string]any{"Status": doc.Status})
 	}
-	p, err := llmbench.ParseAt(bench, "$.results.bench")
+	p, err := llmbench.ParseChecked(doc.Results.Bench, "$.results.bench")
 	if err != nil {
 		return nil, err
 	}

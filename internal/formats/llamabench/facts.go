@@ -2,10 +2,11 @@ package llamabench
 
 import (
 	"bytes"
-	"encoding/json"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -51,20 +52,20 @@ func (p *parser) sameSetup(o *jsondoc.Object) bool {
 	return true
 }
 
-func equalJSON(a, b json.RawMessage) bool {
-	var x, y bytes.Buffer
-	if json.Compact(&x, a) != nil || json.Compact(&y, b) != nil {
+func equalJSON(a, b jsontext.Value) bool {
+	x, y := a.Clone(), b.Clone()
+	if x.Compact() != nil || y.Compact() != nil {
 		return bytes.Equal(a, b)
 	}
-	return bytes.Equal(x.Bytes(), y.Bytes())
+	return bytes.Equal(x, y)
 }
 
-func text(raw json.RawMessage) string {
+func text(raw jsontext.Value) string {
 	if raw == nil {
 		return "(none)"
 	}
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if jsondoc.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	if len(raw) > 80 {

@@ -8,8 +8,9 @@
 package llamabench
 
 import (
-	"encoding/json"
 	"math"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -24,7 +25,7 @@ const ToolName = "llama-bench"
 
 // Detect reports whether top, the first test of a file, is a llama-bench
 // record: build_commit beside avg_ts or model_filename.
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	_, build := top["build_commit"]
 	_, ts := top["avg_ts"]
 	_, file := top["model_filename"]

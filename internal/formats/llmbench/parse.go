@@ -30,17 +30,27 @@ const (
 )
 
 // Parse reads a whole benchmark_results.json.
-func Parse(data []byte) (*run.Parsed, error) { return ParseAt(data, "$") }
-
-// ParseAt reads a bench document found at JSON path base of a larger
-// document (lil-bench embeds it at $.results.bench); problem paths are given
-// from the outer document's root.
-func ParseAt(data []byte, base string) (*run.Parsed, error) {
+func Parse(data []byte) (*run.Parsed, error) {
 	var doc document
-	if err := decodeDocument(data, &doc); err != nil {
+	if err := jsondoc.Decode(data, &doc); err != nil {
+		return nil, err
+	}
+	return parse(&doc, "$")
+}
+
+// ParseChecked reads a bench document the codec has checked already,
+// found at JSON path base of the document it came in (lil-bench embeds it
+// at $.results.bench); problem paths are given from that document's root.
+func ParseChecked(text jsondoc.Checked, base string) (*run.Parsed, error) {
+	var doc document
+	if err := text.Decode(&doc); err != nil {
 		return nil, problem.Rebase(err, base)
 	}
-	p := &parser{doc: &doc, base: base, problems: jsondoc.NewChecker()}
+	return parse(&doc, base)
+}
+
+func parse(doc *document, base string) (*run.Parsed, error) {
+	p := &parser{doc: doc, base: base, problems: jsondoc.NewChecker()}
 	parsed := p.parse()
 	if err := p.problems.Err(); err != nil {
 		return nil, err

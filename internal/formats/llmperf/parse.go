@@ -9,9 +9,10 @@ package llmperf
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -33,7 +34,7 @@ var notes = []string{sweep.NoteITLIncludesFirstToken, sweep.NotePerRequestInclud
 // summary (results_* keys beside num_concurrent_requests), or one record
 // of the per-request file (the first element of its array), which Parse
 // refuses with a message asking for the summary.
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	_, conc := top["num_concurrent_requests"]
 	_, done := top["results_num_completed_requests"]
 	_, ttft := top["ttft_s"]
@@ -44,8 +45,8 @@ func Detect(top map[string]json.RawMessage) bool {
 // DetectResponses reports whether the first JSON value of a document is an
 // llmperf individual-responses list, which Parse refuses with a message.
 func DetectResponses(first []byte) bool {
-	var list []map[string]json.RawMessage
-	if json.Unmarshal(first, &list) != nil || len(list) == 0 {
+	var list []map[string]jsontext.Value
+	if jsondoc.Unmarshal(first, &list) != nil || len(list) == 0 {
 		return false
 	}
 	_, ttft := list[0]["ttft_s"]

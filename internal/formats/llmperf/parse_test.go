@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/speedmatrix/speedmatrix/internal/formats/llmperf"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -66,11 +68,11 @@ func refused(t *testing.T, data []byte) []problem.Problem {
 // replace swaps one value of the summary sample.
 func replace(t *testing.T, key, value string) []byte {
 	t.Helper()
-	var doc map[string]json.RawMessage
+	var doc map[string]jsontext.Value
 	if err := json.Unmarshal(read(t, "llmperf_summary.json"), &doc); err != nil {
 		t.Fatal(err)
 	}
-	doc[key] = json.RawMessage(value)
+	doc[key] = jsontext.Value(value)
 	b, _ := json.Marshal(doc)
 	return b
 }
@@ -145,7 +147,7 @@ func TestAllFailed(t *testing.T) {
 // a message that asks for the summary written beside it.
 func TestIndividualResponsesRefused(t *testing.T) {
 	data := read(t, "llmperf_individual_responses.json")
-	var list []map[string]json.RawMessage
+	var list []map[string]jsontext.Value
 	if err := json.Unmarshal(data, &list); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestRefusals(t *testing.T) {
 
 func TestDetect(t *testing.T) {
 	for name, want := range map[string]bool{"llmperf_summary.json": true, "genai_perf_profile_export.json": false, "guidellm_report.json": false} {
-		var top map[string]json.RawMessage
+		var top map[string]jsontext.Value
 		if err := json.Unmarshal(read(t, name), &top); err != nil {
 			t.Fatal(err)
 		}

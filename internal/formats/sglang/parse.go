@@ -7,9 +7,10 @@
 package sglang
 
 import (
-	"encoding/json"
 	"math"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -28,7 +29,7 @@ const rateHint = "python -m sglang.bench_serving --max-concurrency N --request-r
 // Detect reports whether top, the first line of a file, is a bench_serving
 // result: total_output_tokens_retokenized (every version) or backend beside
 // dataset_name.
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	has := func(k string) bool { _, ok := top[k]; return ok }
 	return has("total_output_tokens_retokenized") || (has("backend") && has("dataset_name"))
 }

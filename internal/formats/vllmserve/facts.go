@@ -1,7 +1,6 @@
 package vllmserve
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -20,7 +19,7 @@ func failure(o *jsondoc.Object, m *run.Measurement) {
 	}
 	first := ""
 	var errs []any
-	_ = json.Unmarshal(o.Fields()["errors"], &errs)
+	_ = jsondoc.Unmarshal(o.Fields()["errors"], &errs)
 	for _, e := range errs {
 		if s, ok := e.(string); ok && s != "" {
 			if first == "" {

@@ -8,8 +8,9 @@
 package vllmserve
 
 import (
-	"encoding/json"
 	"math"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
@@ -28,7 +29,7 @@ const rateHint = "vllm bench serve --max-concurrency N --request-rate inf"
 // Detect reports whether top, the first object of a file, is a vLLM bench
 // serve result: endpoint_type (2025+), the legacy script's "request_goodput:"
 // key, or a model_id beside vLLM's metric keys.
-func Detect(top map[string]json.RawMessage) bool {
+func Detect(top map[string]jsontext.Value) bool {
 	has := func(k string) bool { _, ok := top[k]; return ok }
 	return has("endpoint_type") || has("request_goodput:") ||
 		(has("model_id") && (has("median_ttft_ms") || (has("num_prompts") && has("request_throughput"))))

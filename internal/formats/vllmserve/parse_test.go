@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/speedmatrix/speedmatrix/internal/formats/sweep"
 	"github.com/speedmatrix/speedmatrix/internal/formats/vllmserve"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -165,8 +167,8 @@ func TestLegacyScript(t *testing.T) {
 	near(t, "per-request", c.PerRequestTPS, 50)
 }
 
-func top(t *testing.T, s string) map[string]json.RawMessage {
-	var m map[string]json.RawMessage
+func top(t *testing.T, s string) map[string]jsontext.Value {
+	var m map[string]jsontext.Value
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
 		t.Fatal(err)
 	}
