@@ -42,7 +42,8 @@
 #    addresses and every address of the uploaded samples' runs, following
 #    links and GET forms' choices of the site, one route pattern at a time,
 #    up to N addresses; one address in eight is also asked with gzip,
-#    If-None-Match and HEAD (scripts/crawl/crawl.go).
+#    brotli, Accept-Language de, If-None-Match and HEAD
+#    (scripts/crawl/crawl.go).
 #
 # Answers are compared by status, every header but Date and
 # Content-Length (an ETag only by presence: it names the build; cookies

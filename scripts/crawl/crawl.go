@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/andybalholm/brotli"
 )
 
 // workers is how many addresses are asked at once (of each server): the
@@ -140,7 +142,8 @@ func askAll(c *config, cl *http.Client, addrs []string, first int) []*pair {
 }
 
 // ask is one address of both servers, at the same time; a sampled address
-// is also asked with gzip, with If-None-Match and with HEAD.
+// is also asked with gzip, with brotli, in German, with If-None-Match and
+// with HEAD.
 func ask(c *config, cl *http.Client, addr string, n int) *pair {
 	p := &pair{N: n, Name: addr, Pattern: pattern(addr)}
 	rq := request{method: http.MethodGet, path: addr}
@@ -163,26 +166,24 @@ func sampled(addr string) bool {
 	return h.Sum32()%8 == 0
 }
 
-// extra asks s for addr again with gzip accepted, with the ETag of plain,
-// and with HEAD, and says how each compared with plain.
+// extra asks s for addr again with gzip, then brotli accepted, in German
+// by Accept-Language (the body's hash, compared with the other server's),
+// with the ETag of plain, and with HEAD, and says how each compared with
+// plain.
 func extra(cl *http.Client, s side, host, addr string, plain answer) string {
 	var out []string
-	gz := do(cl, s, host, request{method: http.MethodGet, path: addr, header: http.Header{"Accept-Encoding": {"gzip"}}})
-	body := gz.raw
-	if gz.Header["Content-Encoding"] == "gzip" {
-		zr, err := gzip.NewReader(bytes.NewReader(body))
-		if err == nil {
-			body, err = io.ReadAll(zr)
+	for _, enc := range []string{"gzip", "br"} {
+		a := do(cl, s, host, request{method: http.MethodGet, path: addr, header: http.Header{"Accept-Encoding": {enc}}})
+		same := "same body"
+		if body, err := decode(a.Header["Content-Encoding"], a.raw); err != nil {
+			same = err.Error()
+		} else if !bytes.Equal(normalise(s, body), plain.body) {
+			same = "other body"
 		}
-		if err != nil {
-			body = []byte("gzip: " + err.Error())
-		}
+		out = append(out, fmt.Sprintf("%s %d %s %s vary=%q", enc, a.Status, orNone(a.Header["Content-Encoding"]), same, a.Header["Vary"]))
 	}
-	same := "same body"
-	if !bytes.Equal(normalise(s, body), plain.body) {
-		same = "other body"
-	}
-	out = append(out, fmt.Sprintf("gzip %d %s %s vary=%q", gz.Status, orNone(gz.Header["Content-Encoding"]), same, gz.Header["Vary"]))
+	de := do(cl, s, host, request{method: http.MethodGet, path: addr, header: http.Header{"Accept-Language": {"de-DE,de;q=0.9"}}})
+	out = append(out, fmt.Sprintf("accept-language de %d %s %s", de.Status, de.Header["Content-Language"], de.Hash))
 	if plain.Header["Etag"] != "" {
 		rq := request{method: http.MethodGet, path: addr, header: http.Header{"If-None-Match": {plain.etag}}}
 		inm := do(cl, s, host, rq)
@@ -195,6 +196,30 @@ func extra(cl *http.Client, s side, host, addr string, plain answer) string {
 	}
 	out = append(out, fmt.Sprintf("head %d %dB %s", head.Status, head.Len, length))
 	return strings.Join(out, "; ")
+}
+
+// decode undoes a Content-Encoding.
+func decode(encoding string, b []byte) ([]byte, error) {
+	var r io.Reader
+	switch encoding {
+	case "":
+		return b, nil
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		r = zr
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(b))
+	default:
+		return nil, fmt.Errorf("unknown encoding %q", encoding)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", encoding, err)
+	}
+	return out, nil
 }
 
 func orNone(s string) string {
