@@ -16,54 +16,69 @@ import (
 // streamed through as it is written.
 const maxCachedBody = 2 << 20
 
-// cached serves the route pattern's answers from the page cache when
-// cachedRoutes lists it, and h directly otherwise. A fresh hit touches no
+// cachePages is the page cache's one entry point: the last middleware of
+// the pages' group (routes.go), so that it runs after routing (it knows
+// the route's pattern), after the query is reduced to what the page reads
+// (pageParams) and after the language is picked, and so that a page it
+// answers carries every header the chain before it set. A cached route's
+// GET or HEAD (cachedRoutes, cacheable) is answered by cachedAnswer; every
+// other answer is compressed on the fly, but a small one (smallAnswer).
+// A cached page is kept compressed already: on a warm hit the compressor's
+// writer would be a cost for nothing.
+func (s *Server) cachePages(next http.Handler) http.Handler {
+	compressed := s.compressor.Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if route, ok := cachedRoutes[r.Pattern]; ok && readOnly(r) && cacheable(r) {
+			s.cachedAnswer(w, r, route.scope, next)
+			return
+		}
+		if smallAnswer(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		compressed.ServeHTTP(w, r)
+	})
+}
+
+// readOnly reports whether r is a GET or a HEAD, the requests a kept page
+// answers.
+func readOnly(r *http.Request) bool { return r.Method == http.MethodGet || r.Method == http.MethodHead }
+
+// cachedAnswer answers r from the page cache. A fresh hit touches no
 // database. A miss runs h once for all concurrent readers of the same
-// page, keeps a 200 answer and sends it; when h fails (a 5xx: the
-// database is down) and an older copy is kept, that copy is sent, marked
-// as stale (stale.go).
-func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
-	route, ok := cachedRoutes[pattern]
-	if !ok {
-		return h
+// page, keeps a 200 answer (unless h said otherwise, notKept) and sends
+// it; when h fails (a 5xx: the database is down) and an older copy is
+// kept, that copy is sent, marked as stale (stale.go).
+func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope pageScope, h http.Handler) {
+	var kb [256]byte
+	keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
+	st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
+	old, ok := s.pages.getBytes(keyBytes)
+	if ok && old.stamp == st {
+		s.metrics.cache("hit")
+		_ = s.servePage(w, r, old)
+		return
 	}
-	scope := route.scope
-	return func(w http.ResponseWriter, r *http.Request) {
-		if !cacheable(r) {
-			h(w, r)
-			return
+	key := string(keyBytes)
+	s.metrics.cache("miss")
+	v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
+		return s.fill(w, r, h, key, st, old != nil), nil
+	})
+	res := v.(fillResult)
+	switch {
+	case res.page != nil:
+		_ = s.servePage(w, r, res.page)
+	case res.failed && old != nil:
+		s.metrics.cache("stale")
+		s.serveStale(w, r, old)
+	// An answer not kept (an error, a page for a made-up filter value) is
+	// compressed as the other routes' answers are (cachePages).
+	case res.leader == r:
+		if !res.rec.spilled { // else it is sent already
+			s.compressor.Handler(res.rec).ServeHTTP(w, r)
 		}
-		var kb [256]byte
-		keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
-		st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
-		old, ok := s.pages.getBytes(keyBytes)
-		if ok && old.stamp == st {
-			s.metrics.cache("hit")
-			_ = s.servePage(w, r, old)
-			return
-		}
-		key := string(keyBytes)
-		s.metrics.cache("miss")
-		v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
-			return s.fill(w, r, h, key, st, old != nil), nil
-		})
-		res := v.(fillResult)
-		switch {
-		case res.page != nil:
-			_ = s.servePage(w, r, res.page)
-		case res.failed && old != nil:
-			s.metrics.cache("stale")
-			s.serveStale(w, r, old)
-		// An answer not kept (an error, a page for a made-up filter value)
-		// is compressed as uncached routes' answers are: compressUncached
-		// left it to the cache, which keeps pages compressed.
-		case res.leader == r:
-			if !res.rec.spilled { // else it is sent already
-				s.compressor.Handler(res.rec).ServeHTTP(w, r)
-			}
-		default:
-			s.compressor.Handler(h).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
-		}
+	default:
+		s.compressor.Handler(h).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
 	}
 }
 
@@ -82,9 +97,9 @@ const staleAfter = 3 * time.Second
 
 // fill runs h for the page key and keeps a 200 answer. With an older copy
 // to fall back on, h gets staleAfter.
-func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, key string, st stamp, hasOld bool) fillResult {
+func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.Handler, key string, st stamp, hasOld bool) fillResult {
 	rec := newRecorder(w)
-	ctx := r.Context()
+	ctx := context.WithValue(r.Context(), recorderKey{}, rec) // for notKept
 	if hasOld {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, staleAfter)
@@ -93,7 +108,7 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	inner := r.Clone(ctx)
 	inner.Header.Del("If-None-Match") // the cache answers revalidations itself
 	inner.Header.Del("If-Modified-Since")
-	h(rec, inner)
+	h.ServeHTTP(rec, inner)
 	res := fillResult{rec: rec, leader: r, failed: rec.status >= 500 || (hasOld && ctx.Err() != nil && r.Context().Err() == nil)}
 	if rec.spilled || rec.status != http.StatusOK {
 		return res
@@ -115,27 +130,6 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	return res
 }
 
-// compressUncached compresses answers on the fly, except those of cached
-// routes, kept compressed already: on a warm hit the compressor's writer
-// would be a cost for nothing. It runs after routing (a group's
-// middleware), so the route's pattern is known.
-func (s *Server) compressUncached(next http.Handler) http.Handler {
-	compressed := s.compressor.Handler(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
-			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {
-				next.ServeHTTP(w, r)
-				return
-			}
-		}
-		if smallAnswer(r) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		compressed.ServeHTTP(w, r)
-	})
-}
-
 // smallAnswer reports whether r is an upload by the API whose answer is
 // the run's id and address (apiCreateRun, benchUpload; not a dry run,
 // which answers the whole run): about 100 bytes of JSON, no smaller for
@@ -154,6 +148,19 @@ type recorder struct {
 	status  int
 	buf     *bytes.Buffer // pooled (render.go): a miss's page is tens of KB
 	spilled bool
+	notKept bool // the handler said so (notKept)
+}
+
+// recorderKey is the context key of a miss's recorder, which notKept finds.
+type recorderKey struct{}
+
+// notKept tells the page cache not to keep the answer r's handler is
+// writing: the one way a cached route's handler says so (keptIf). Outside
+// a miss of a cached route it does nothing.
+func notKept(r *http.Request) {
+	if rc, ok := r.Context().Value(recorderKey{}).(*recorder); ok {
+		rc.notKept = true
+	}
 }
 
 func newRecorder(w http.ResponseWriter) *recorder {
@@ -206,9 +213,9 @@ func (rc *recorder) replay(w http.ResponseWriter) {
 
 // changedHeader is what the handler set beyond the headers every request
 // gets anyway, to send again with the cached body, and (as nil values)
-// what it removed of them; ok is false when the
-// handler set a cookie, which no other reader may receive, or said the
-// answer is not to be stored (keptIf).
+// what it removed of them; ok is false when the handler said the answer
+// is not to be kept (notKept) or set a cookie, which no other reader may
+// receive.
 func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 	h = http.Header{}
 	for k, v := range rc.header {
@@ -225,7 +232,7 @@ func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 			h[k] = nil // the handler removed it (the embed page's X-Frame-Options): servePage removes it too
 		}
 	}
-	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) || rc.header.Get("Cache-Control") == noStore {
+	if rc.notKept || !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) {
 		return nil, false
 	}
 	return h, true

@@ -87,18 +87,21 @@ var cachedRoutes = map[string]cachedRoute{
 // noStore is the Cache-Control of an answer no cache may keep.
 const noStore = "no-store"
 
-// keptIf sets the Cache-Control of a cached route's page: no-cache (kept,
-// revalidated by its ETag) when kept, and noStore otherwise, which the page
-// cache honours as any other cache does. A page is not kept when its query
-// names nothing stored: a filter no run matches (?model=zz1, zz2, …), a
-// grid point nobody measured. Such values are as many as anyone cares to
-// write, and pages kept for them would push out the pages people read.
-func keptIf(w http.ResponseWriter, kept bool) {
+// keptIf says whether the page cache keeps a cached route's page, and tells
+// other caches the same: kept, it is sent with no-cache (kept, revalidated
+// by its ETag); not kept, with noStore, and the page cache is told so by
+// notKept (its header is for the caches after us, not read back). A page
+// is not kept when its query names nothing stored: a filter no run matches
+// (?model=zz1, zz2, …), a grid point nobody measured. Such values are as
+// many as anyone cares to write, and pages kept for them would push out the
+// pages people read.
+func keptIf(w http.ResponseWriter, r *http.Request, kept bool) {
 	if kept {
 		w.Header().Set("Cache-Control", "no-cache")
-	} else {
-		w.Header().Set("Cache-Control", noStore)
+		return
 	}
+	w.Header().Set("Cache-Control", noStore)
+	notKept(r)
 }
 
 // cacheable reports whether this request of a cached route may be kept:

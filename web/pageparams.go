@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
@@ -18,14 +16,11 @@ const langParam = "lang"
 // reads (pageQuery) before anything behind it reads the query, so that the
 // language, the handler and the page's key see the same ones. It runs
 // after routing (a group's middleware), where the route's pattern is
-// known; a hit answered before the router is reduced the same way
-// (serveHit).
+// known (r.Pattern, which the router sets).
 func pageParams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rc := chi.RouteContext(r.Context()); rc != nil {
-			if route, ok := cachedRoutes[rc.RoutePattern()]; ok {
-				r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
-			}
+		if route, ok := cachedRoutes[r.Pattern]; ok {
+			r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
 		}
 		next.ServeHTTP(w, r)
 	})
