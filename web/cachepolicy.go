@@ -161,9 +161,10 @@ type stamp struct {
 const maxRunGens = 100_000
 
 // generations are the process's idea of what changed, kept in memory so a
-// warm hit asks the database nothing.
+// warm hit asks the database nothing. Every hit reads them and only a
+// change writes them, so readers share the lock.
 type generations struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	epoch uint64            // bumped by a reset: every page is stale
 	site  uint64            // bumped by any change
 	runs  map[string]uint64 // bumped by a change of that run
@@ -190,8 +191,8 @@ func (g *generations) apply(c store.Change) {
 // its path when it has one. Generations only grow, so a sum changes
 // whenever one of its terms does.
 func (g *generations) stampOf(scope pageScope, id string, r *http.Request) stamp {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	st := stamp{epoch: g.epoch}
 	switch scope {
 	case scopeRun:

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -132,21 +130,6 @@ func (m *Metrics) change(c store.Change) {
 		kind = "run"
 	}
 	m.changes.WithLabelValues(origin, kind).Inc()
-}
-
-// instrument counts every request by the route pattern it matched (not
-// its path, so the label set stays small) and times it.
-func (m *Metrics) instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		route := "unmatched"
-		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-			route = rc.RoutePattern()
-		}
-		m.observe(route, r.Method, ww.Status(), start)
-	})
 }
 
 // observe counts one request of route and times it from start.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +33,7 @@ func (d *discard) WriteHeader(int)             {}
 
 // benchHandler is the site's handler over a database holding the seed
 // run, and the store that tells it the run changed (a miss next).
-func benchHandler(b *testing.B) (http.Handler, string, *changingStore) {
+func benchHandler(b testing.TB) (http.Handler, string, *changingStore) {
 	s := newSite(b)
 	id := s.seed(b)
 	bundle, _ := i18n.Default()
@@ -152,7 +154,7 @@ func BenchmarkWarmReportVsBare(b *testing.B) {
 	bundle, _ := i18n.Default()
 	site := web.New(web.Config{Store: s.store, Bundle: bundle, Version: "bench",
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	siteAddr := serveTCP(b, site)
+	siteAddr := serveTCP(b, "site", site)
 	path := "/runs/" + id
 	header, body := rawGet(b, siteAddr, path)
 	bare := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -162,7 +164,7 @@ func BenchmarkWarmReportVsBare(b *testing.B) {
 		}
 		_, _ = w.Write(body)
 	})
-	bareAddr := serveTCP(b, bare)
+	bareAddr := serveTCP(b, "bare", bare)
 	if h2, body2 := rawGet(b, bareAddr, path); !bytes.Equal(body, body2) || len(h2) != len(header) {
 		b.Fatalf("the bare handler answers otherwise:\n%v\n%v", header, h2)
 	}
@@ -204,14 +206,16 @@ const (
 )
 
 // serveTCP serves h on a fresh loopback listener as the binary does (a
-// net/http server), and returns its address.
-func serveTCP(b *testing.B, h http.Handler) string {
+// net/http server), and returns its address. A CPU profile tells the
+// servers apart by the label "server" (go tool pprof -tagfocus
+// server=site), which the connections' goroutines inherit.
+func serveTCP(b *testing.B, name string, h http.Handler) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
-	go srv.Serve(ln)
+	go pprof.Do(context.Background(), pprof.Labels("server", name), func(context.Context) { srv.Serve(ln) })
 	b.Cleanup(func() { srv.Close() })
 	return ln.Addr().String()
 }

@@ -21,8 +21,7 @@ func (s *Server) routes() *chi.Mux {
 	// body), so link checkers and monitors get the page's status, not 405.
 	// Every request takes this one chain; tracking parameters are off the
 	// query before anything reads it (tracking.go).
-	r.Use(middleware.Recoverer, s.metrics.instrument, s.accessLog, s.securityHeaders, dropTracking,
-		middleware.GetHead, writesOnPrimary)
+	r.Use(middleware.Recoverer, s.observe, s.securityHeaders, dropTracking, middleware.GetHead, writesOnPrimary)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
