@@ -5,38 +5,46 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
-
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
 // maxCachedBody is the largest answer the cache records; a larger one is
 // streamed through as it is written.
 const maxCachedBody = 2 << 20
 
-// cachePages is the page cache's one entry point: the last middleware of
-// the pages' group (routes.go), so that it runs after routing (it knows
-// the route's pattern), after the query is reduced to what the page reads
-// (pageParams) and after the language is picked, and so that a page it
-// answers carries every header the chain before it set. A cached route's
-// GET or HEAD (cachedRoutes, cacheable) is answered by cachedAnswer; every
-// other answer is compressed on the fly, but a small one (smallAnswer).
-// A cached page is kept compressed already: on a warm hit the compressor's
-// writer would be a cost for nothing.
+// cachePages is the page cache's one entry point: a middleware of the
+// router's chain (routes.go) that runs before the router routes, after
+// what every answer gets (the security headers, the metrics and the access
+// log, the query without tracking parameters). A kept page is bytes, and
+// a hit needs none of what routing, the language middleware and a handler
+// cost per request, so the route is looked up ahead (lookAhead, as chi's
+// GetHead looks up a HEAD route). A cached route's GET or HEAD has its
+// query reduced to what its page reads, before anything reads it
+// (pageQuery), and, unless it is a later list page (cacheable), is
+// answered by cachedAnswer; anything else goes on down the chain as it
+// came.
 func (s *Server) cachePages(next http.Handler) http.Handler {
-	compressed := s.compressor.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if route, ok := cachedRoutes[r.Pattern]; ok && readOnly(r) && cacheable(r) {
-			s.cachedAnswer(w, r, route.scope, next)
-			return
-		}
-		if smallAnswer(r) {
+		if !readOnly(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		compressed.ServeHTTP(w, r)
+		pattern, id := lookAhead(r)
+		route, ok := cachedRoutes[pattern]
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
+		if !cacheable(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		r.Pattern = pattern // the route of an answer the router may never see (routeOf)
+		s.cachedAnswer(w, r, route.scope, id, next)
 	})
 }
 
@@ -44,25 +52,57 @@ func (s *Server) cachePages(next http.Handler) http.Handler {
 // answers.
 func readOnly(r *http.Request) bool { return r.Method == http.MethodGet || r.Method == http.MethodHead }
 
-// cachedAnswer answers r from the page cache. A fresh hit touches no
-// database. A miss runs h once for all concurrent readers of the same
-// page, keeps a 200 answer (unless h said otherwise, notKept) and sends
-// it; when h fails (a 5xx: the database is down) and an older copy is
-// kept, that copy is sent, marked as stale (stale.go).
-func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope pageScope, h http.Handler) {
+// lookAheads are the route contexts lookAhead finds routes with.
+var lookAheads = sync.Pool{New: func() any { return chi.NewRouteContext() }}
+
+// lookAhead is the pattern of the GET route r's path leads to, and the
+// path's {id}, found as the router will find them (by the escaped path
+// when there is one); "" when r is not routed (no router's context).
+func lookAhead(r *http.Request) (pattern, id string) {
+	rctx := chi.RouteContext(r.Context())
+	if rctx == nil {
+		return "", ""
+	}
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	if path == "" {
+		path = "/"
+	}
+	tctx := lookAheads.Get().(*chi.Context)
+	tctx.Reset()
+	pattern = rctx.Routes.Find(tctx, http.MethodGet, path)
+	id = tctx.URLParam("id")
+	lookAheads.Put(tctx)
+	return pattern, id
+}
+
+// cachedAnswer answers r from the page cache, in the reader's language,
+// which it picks and announces as the language middleware does. A fresh
+// hit touches no database. A miss runs next, the rest of the chain, once
+// for all concurrent readers of the same page, keeps a 200 answer (unless
+// the handler said otherwise, notKept) and sends it; when the handler
+// fails (a 5xx: the database is down) and an older copy is kept, that
+// copy is sent, marked as stale (stale.go).
+func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope pageScope, id string, next http.Handler) {
+	tag, cookie := pickLanguage(r)
+	announceLanguage(w, r, tag, cookie)
 	var kb [256]byte
-	keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
-	st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
+	keyBytes := s.appendPageKey(kb[:0], r, tag)
+	st := s.gens.stampOf(scope, id, r)
 	old, ok := s.pages.getBytes(keyBytes)
 	if ok && old.stamp == st {
 		s.metrics.cache("hit")
 		_ = s.servePage(w, r, old)
 		return
 	}
+	// The chain below reads the language chosen here (language).
+	r = r.WithContext(s.withLanguage(r.Context(), tag))
 	key := string(keyBytes)
 	s.metrics.cache("miss")
 	v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
-		return s.fill(w, r, h, key, st, old != nil), nil
+		return s.fill(w, r, next, key, st, old != nil), nil
 	})
 	res := v.(fillResult)
 	switch {
@@ -72,13 +112,13 @@ func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope page
 		s.metrics.cache("stale")
 		s.serveStale(w, r, old)
 	// An answer not kept (an error, a page for a made-up filter value) is
-	// compressed as the other routes' answers are (cachePages).
+	// compressed as the other routes' answers are (compressUncached).
 	case res.leader == r:
 		if !res.rec.spilled { // else it is sent already
 			s.compressor.Handler(res.rec).ServeHTTP(w, r)
 		}
 	default:
-		s.compressor.Handler(h).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
+		s.compressor.Handler(next).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
 	}
 }
 
@@ -128,6 +168,21 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.Handler, ke
 	putBuffer(rec.buf)
 	rec.buf = nil
 	return res
+}
+
+// compressUncached compresses answers on the fly, except those of cached
+// routes, kept compressed already (cachePages; its misses come through
+// here, and what it keeps must be the page as written). It runs after
+// routing (a group's middleware), so the route's pattern is known.
+func (s *Server) compressUncached(next http.Handler) http.Handler {
+	compressed := s.compressor.Handler(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := cachedRoutes[r.Pattern]; (ok && readOnly(r) && cacheable(r)) || smallAnswer(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		compressed.ServeHTTP(w, r)
+	})
 }
 
 // smallAnswer reports whether r is an upload by the API whose answer is

@@ -28,10 +28,10 @@ const (
 
 // cachedRoute is the policy of one cached route: what makes its pages
 // stale, and the query parameters its page reads. Only those reach the
-// handler and name the page (pageParams), so a parameter no page reads
-// (?x=1, ?x=2, …) is no new miss and no new entry, and a handler cannot
-// read one its key does not name: a list left short makes a filter stop
-// working, never one filter's page served for another.
+// handler and name the page (pageQuery, in cachePages), so a parameter no
+// page reads (?x=1, ?x=2, …) is no new miss and no new entry, and a
+// handler cannot read one its key does not name: a list left short makes
+// a filter stop working, never one filter's page served for another.
 type cachedRoute struct {
 	scope pageScope
 	// params are sorted, which is the order url.Values.Encode writes, so
@@ -124,7 +124,7 @@ func queryValue(r *http.Request, key string) string {
 
 // appendPageKey names one cached answer: everything the bytes depend on. Pages
 // are built from the path and query alone (the query reduced to what the
-// page reads, pageParams), in the reader's language, with
+// page reads, pageQuery), in the reader's language, with
 // links on the site's origin (part of the key, so a forged Host cannot
 // poison what others get). The build is not in it: a process serves one.
 //

@@ -41,7 +41,7 @@ func (c *lru[V]) get(key string) (V, bool) {
 	val, stale := c.read(e)
 	c.mu.RUnlock()
 	if stale {
-		c.promote(key, e)
+		c.promote(e)
 	}
 	return val, e != nil
 }
@@ -54,29 +54,28 @@ func (c *lru[V]) getBytes(key []byte) (V, bool) {
 	val, stale := c.read(e)
 	c.mu.RUnlock()
 	if stale {
-		c.promote(string(key), e)
+		c.promote(e)
 	}
 	return val, e != nil
 }
 
-// read returns e's value, and whether e should move to the front: it has
-// not moved there within the last quarter of the entries' moves, so it
-// may be past the front quarter of the order. e is nil when the key is
-// not kept. c.mu is held, shared.
+// read returns e's value, and whether e should move to the front: it is
+// not there, and has not moved there within the last quarter of the
+// entries' moves, so it may be past the front quarter of the order. e is
+// nil when the key is not kept. c.mu is held, shared.
 func (c *lru[V]) read(e *list.Element) (val V, stale bool) {
 	if e == nil {
 		return val, false
 	}
 	ent := e.Value.(*lruEntry[V])
-	return ent.val, c.clock-ent.used >= uint64(c.order.Len()/4)
+	return ent.val, c.order.Front() != e && c.clock-ent.used >= uint64(c.order.Len()/4)
 }
 
-// promote moves e, kept under key, to the front, unless it has left the
-// cache meanwhile.
-func (c *lru[V]) promote(key string, e *list.Element) {
+// promote moves e to the front, unless it has left the cache meanwhile.
+func (c *lru[V]) promote(e *list.Element) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.items[key] == e {
+	if c.items[e.Value.(*lruEntry[V]).key] == e {
 		c.clock++
 		e.Value.(*lruEntry[V]).used = c.clock
 		c.order.MoveToFront(e)

@@ -20,17 +20,37 @@ const langCookie = "lang"
 // Accept-Language > English), remembers an explicit choice in a cookie, and
 // puts the request's own localizer in its context. Responses vary on what
 // chose the language, so no cache serves one language to another reader.
+// A cached page's request has its language picked already, by the page
+// cache (cachedAnswer), which answers before the router.
 func (s *Server) language(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tag, cookie := pickLanguage(r)
-		if chosen, ok := remember(r, cookie); ok {
-			http.SetCookie(w, &http.Cookie{Name: langCookie, Value: chosen, Path: "/",
-				MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, HttpOnly: true})
+		if _, chosen := r.Context().Value(chosenLanguage{}).(string); chosen {
+			next.ServeHTTP(w, r)
+			return
 		}
-		languageHeaders(w.Header(), tag)
-		ctx := i18n.WithLocalizer(r.Context(), s.bundle.Localizer(tag))
-		next.ServeHTTP(w, r.WithContext(ctx))
+		tag, cookie := pickLanguage(r)
+		announceLanguage(w, r, tag, cookie)
+		next.ServeHTTP(w, r.WithContext(s.withLanguage(r.Context(), tag)))
 	})
+}
+
+// chosenLanguage is the context key of the language tag picked for a
+// request.
+type chosenLanguage struct{}
+
+// withLanguage is ctx with the language tag chosen and its localizer.
+func (s *Server) withLanguage(ctx context.Context, tag string) context.Context {
+	return context.WithValue(i18n.WithLocalizer(ctx, s.bundle.Localizer(tag)), chosenLanguage{}, tag)
+}
+
+// announceLanguage says on the answer which language answers and what
+// chose it, and sets the language cookie when ?lang= chose anew.
+func announceLanguage(w http.ResponseWriter, r *http.Request, tag, cookie string) {
+	if chosen, ok := remember(r, cookie); ok {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: chosen, Path: "/",
+			MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, HttpOnly: true})
+	}
+	languageHeaders(w.Header(), tag)
 }
 
 // pickLanguage is the reader's language (?lang= > cookie > Accept-Language
@@ -97,15 +117,16 @@ func (s *Server) observe(next http.Handler) http.Handler {
 // routeOf is the route pattern r matched, "unmatched" when none (not its
 // path, so the metrics' label set stays small). The router sets r.Pattern
 // on the request it passes down, which is r unless a middleware before
-// the router made a copy (writesOnPrimary, for a write), and a router
-// mounted below (the API's) adds to the pattern after; the route context
-// says it then, built anew.
+// the router made a copy (writesOnPrimary, for a write), and so does the
+// page cache, which may answer before the router routes; a router mounted
+// below (the API's) adds to the pattern after: the route context says it
+// then, built anew.
 func routeOf(r *http.Request) string {
 	rc := chi.RouteContext(r.Context())
 	if rc == nil {
 		return "unmatched"
 	}
-	if len(rc.RoutePatterns) == 1 && r.Pattern != "" {
+	if len(rc.RoutePatterns) <= 1 && r.Pattern != "" {
 		return r.Pattern
 	}
 	if p := rc.RoutePattern(); p != "" {

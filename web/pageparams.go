@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -11,20 +10,6 @@ import (
 
 // langParam chooses the page's language (middleware.go).
 const langParam = "lang"
-
-// pageParams reduces a cached route's query to the parameters its page
-// reads (pageQuery) before anything behind it reads the query, so that the
-// language, the handler and the page's key see the same ones. It runs
-// after routing (a group's middleware), where the route's pattern is
-// known (r.Pattern, which the router sets).
-func pageParams(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if route, ok := cachedRoutes[r.Pattern]; ok {
-			r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // pageQuery is the raw query reduced to params (sorted): their parts in
 // params' order, each parameter once (its first value, the one

@@ -20,8 +20,11 @@ func (s *Server) routes() *chi.Mux {
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
 	// Every request takes this one chain; tracking parameters are off the
-	// query before anything reads it (tracking.go).
-	r.Use(middleware.Recoverer, s.observe, s.securityHeaders, dropTracking, middleware.GetHead, writesOnPrimary)
+	// query before anything reads it (tracking.go). The page cache answers
+	// the pages cachedRoutes (cachepolicy.go) lists before the router
+	// routes them (cached.go).
+	r.Use(middleware.Recoverer, s.observe, s.securityHeaders, dropTracking, s.cachePages,
+		middleware.GetHead, writesOnPrimary)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
@@ -29,12 +32,9 @@ func (s *Server) routes() *chi.Mux {
 	r.Get("/favicon.ico", favicon) // for clients that ask the root, not the page's <link rel=icon>
 
 	r.Group(func(r chi.Router) {
-		// A cached route's query is reduced to what its page reads
-		// before the language or the handler reads it (pageparams.go).
-		// Then the page cache answers the pages cachedRoutes
-		// (cachepolicy.go) lists, and compresses the others' answers on
-		// the fly (cached.go).
-		r.Use(pageParams, s.language, s.cachePages)
+		// Pages and JSON are compressed on the fly, but for the cached
+		// ones, which bring their own gzip or brotli (cached.go).
+		r.Use(s.language, s.compressUncached)
 		get := func(pattern string, h handlerFunc) { r.Get(pattern, s.page(h)) }
 		get("/", s.home)
 
