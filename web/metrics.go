@@ -132,11 +132,11 @@ func (m *Metrics) change(c store.Change) {
 	m.changes.WithLabelValues(origin, kind).Inc()
 }
 
-// observe counts one request of route and times it from start.
-func (m *Metrics) observe(route, method string, status int, start time.Time) {
+// observe counts one request of route and the time it took.
+func (m *Metrics) observe(route, method string, status int, took time.Duration) {
 	sr := m.seriesOf(route, methodLabel(method), status)
 	sr.count.Inc()
-	sr.latency.Observe(time.Since(start).Seconds())
+	sr.latency.Observe(took.Seconds())
 }
 
 // requestKey names one request counter; the label set is small (route

@@ -107,8 +107,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		ow := observedWriters.Get().(*observedWriter)
 		ow.ResponseWriter = w
 		next.ServeHTTP(ow, r)
-		s.metrics.observe(routeOf(r), r.Method, ow.status, start)
-		s.logRequest(r, ow.status, ow.bytes, start)
+		end := time.Now()
+		s.metrics.observe(routeOf(r), r.Method, ow.status, end.Sub(start))
+		s.logRequest(r, ow.status, ow.bytes, end, end.Sub(start))
 		*ow = observedWriter{}
 		observedWriters.Put(ow)
 	})
@@ -189,19 +190,19 @@ func (w *observedWriter) Flush() {
 // Unwrap lets http.ResponseController reach the writer below.
 func (w *observedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logRequest is observe's line, at Info: as attributes, which slog keeps
+// logRequest is observe's line, at Info, as of end: as attributes, which slog keeps
 // without boxing each number, handed to the logger's handler as
 // Logger.LogAttrs would but without the caller's program counter, which
 // only a handler that prints the source reads (the binary's does not)
 // and which costs a stack walk per request.
-func (s *Server) logRequest(r *http.Request, status, bytes int, start time.Time) {
+func (s *Server) logRequest(r *http.Request, status, bytes int, end time.Time, took time.Duration) {
 	ctx := context.Background()
 	h := s.log.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	rec := slog.NewRecord(time.Now(), slog.LevelInfo, "http", 0)
+	rec := slog.NewRecord(end, slog.LevelInfo, "http", 0)
 	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
-		slog.Int("bytes", bytes), slog.Int64("ms", time.Since(start).Milliseconds()))
+		slog.Int("bytes", bytes), slog.Int64("ms", took.Milliseconds()))
 	_ = h.Handle(ctx, rec)
 }
