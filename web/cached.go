@@ -86,8 +86,7 @@ func lookAhead(r *http.Request) (pattern, id string) {
 // fails (a 5xx: the database is down) and an older copy is kept, that
 // copy is sent, marked as stale (stale.go).
 func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope pageScope, id string, next http.Handler) {
-	tag, cookie := pickLanguage(r)
-	announceLanguage(w, r, tag, cookie)
+	tag := announceLanguage(w, r)
 	var kb [256]byte
 	keyBytes := s.appendPageKey(kb[:0], r, tag)
 	st := s.gens.stampOf(scope, id, r)

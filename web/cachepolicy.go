@@ -110,16 +110,26 @@ func cacheable(r *http.Request) bool {
 	return queryValue(r, "after") == ""
 }
 
-// queryValue is r.URL.Query().Get(key) without parsing a query that
-// cannot hold key (no "key" and no %-escape that could spell it): a warm
-// hit asks for ?after= and ?lang= and would otherwise parse the query
-// into a map for each.
+// queryValue is r.URL.Query().Get(key) without parsing the query into a
+// map: a warm hit asks for ?after= and ?lang=. A query that cannot hold
+// key (no "key" and no %-escape that could spell it) has none; one without
+// escapes ('%', '+') or ';' (which url.ParseQuery refuses) is read part by
+// part as ParseQuery reads it, the first value counting; any other is
+// parsed.
 func queryValue(r *http.Request, key string) string {
 	q := r.URL.RawQuery
 	if q == "" || (!strings.Contains(q, key) && !strings.Contains(q, "%")) {
 		return ""
 	}
-	return r.URL.Query().Get(key)
+	if strings.ContainsAny(q, "%+;") {
+		return r.URL.Query().Get(key)
+	}
+	for part := range strings.SplitSeq(q, "&") {
+		if k, v, _ := strings.Cut(part, "="); k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // appendPageKey names one cached answer: everything the bytes depend on. Pages

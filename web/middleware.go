@@ -28,8 +28,7 @@ func (s *Server) language(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		tag, cookie := pickLanguage(r)
-		announceLanguage(w, r, tag, cookie)
+		tag := announceLanguage(w, r)
 		next.ServeHTTP(w, r.WithContext(s.withLanguage(r.Context(), tag)))
 	})
 }
@@ -43,30 +42,31 @@ func (s *Server) withLanguage(ctx context.Context, tag string) context.Context {
 	return context.WithValue(i18n.WithLocalizer(ctx, s.bundle.Localizer(tag)), chosenLanguage{}, tag)
 }
 
-// announceLanguage says on the answer which language answers and what
-// chose it, and sets the language cookie when ?lang= chose anew.
-func announceLanguage(w http.ResponseWriter, r *http.Request, tag, cookie string) {
-	if chosen, ok := remember(r, cookie); ok {
-		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: chosen, Path: "/",
+// announceLanguage picks the reader's language (languageOf), says on the
+// answer which language answers and what chose it, sets the language
+// cookie when ?lang= chose anew, and returns the language's tag.
+func announceLanguage(w http.ResponseWriter, r *http.Request) (tag string) {
+	tag, remember := languageOf(r)
+	if remember {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: tag, Path: "/",
 			MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, HttpOnly: true})
 	}
 	languageHeaders(w.Header(), tag)
+	return tag
 }
 
-// pickLanguage is the reader's language (?lang= > cookie > Accept-Language
-// > English) and the language cookie's value.
-func pickLanguage(r *http.Request) (tag, cookie string) {
+// languageOf is the reader's language (?lang= > cookie > Accept-Language >
+// English); remember is true when an explicit ?lang= chose it and the
+// language cookie does not say it yet.
+func languageOf(r *http.Request) (tag string, remember bool) {
+	var cookie string
 	if c, err := r.Cookie(langCookie); err == nil {
 		cookie = c.Value
 	}
-	return i18n.Pick(queryValue(r, "lang"), cookie, r.Header.Get("Accept-Language")), cookie
-}
-
-// remember is the language an explicit ?lang= chose when the cookie does
-// not say it yet: ok means the answer sets the cookie.
-func remember(r *http.Request, cookie string) (chosen string, ok bool) {
-	chosen, ok = i18n.Normalize(queryValue(r, "lang"))
-	return chosen, ok && chosen != cookie
+	if chosen, ok := i18n.Normalize(queryValue(r, langParam)); ok {
+		return chosen, chosen != cookie
+	}
+	return i18n.Pick("", cookie, r.Header.Get("Accept-Language")), false
 }
 
 // varyLanguage is what chooses the language: a cache must not give one
