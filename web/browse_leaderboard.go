@@ -85,6 +85,6 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := browse.NewLeaderboardPage(l, b, choices)
-	keptIf(w, len(b.Rows) > 0 || len(b.Queued) > 0)
+	keptIf(w, r, len(b.Rows) > 0 || len(b.Queued) > 0)
 	return render(w, r, http.StatusOK, templates.Leaderboard(s.base(r, l.T("leaderboard.title", nil), p.Heading), p))
 }

@@ -73,7 +73,7 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := browse.NewRunsPage(l, browse.RunsList{URL: r.URL, Filter: rq.filter, Sort: rq.sort, Items: items,
 		Next: next, Paged: rq.after != nil}, choices)
-	keptIf(w, len(items) > 0 || rq.filter == store.RunFilter{})
+	keptIf(w, r, len(items) > 0 || rq.filter == store.RunFilter{})
 	return render(w, r, http.StatusOK, templates.RunsBrowse(s.base(r, l.T("browse.runs.title", nil), l.T("browse.runs.description", nil)), p))
 }
 

@@ -5,65 +5,119 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
-
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
 // maxCachedBody is the largest answer the cache records; a larger one is
 // streamed through as it is written.
 const maxCachedBody = 2 << 20
 
-// cached serves the route pattern's answers from the page cache when
-// cachedRoutes lists it, and h directly otherwise. A fresh hit touches no
-// database. A miss runs h once for all concurrent readers of the same
-// page, keeps a 200 answer and sends it; when h fails (a 5xx: the
-// database is down) and an older copy is kept, that copy is sent, marked
-// as stale (stale.go).
-func (s *Server) cached(pattern string, h http.HandlerFunc) http.HandlerFunc {
-	route, ok := cachedRoutes[pattern]
-	if !ok {
-		return h
-	}
-	scope := route.scope
-	return func(w http.ResponseWriter, r *http.Request) {
+// cachePages is the page cache's one entry point: a middleware of the
+// router's chain (routes.go) that runs before the router routes, after
+// what every answer gets (the security headers, the metrics and the access
+// log, the query without tracking parameters). A kept page is bytes, and
+// a hit needs none of what routing, the language middleware and a handler
+// cost per request, so the route is looked up ahead (lookAhead, as chi's
+// GetHead looks up a HEAD route). A cached route's GET or HEAD has its
+// query reduced to what its page reads, before anything reads it
+// (pageQuery), and, unless it is a later list page (cacheable), is
+// answered by cachedAnswer; anything else goes on down the chain as it
+// came.
+func (s *Server) cachePages(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !readOnly(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		pattern, id := lookAhead(r)
+		route, ok := cachedRoutes[pattern]
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
 		if !cacheable(r) {
-			h(w, r)
+			next.ServeHTTP(w, r)
 			return
 		}
-		var kb [256]byte
-		keyBytes := s.appendPageKey(kb[:0], r, i18n.FromContext(r.Context()).Lang())
-		st := s.gens.stampOf(scope, chi.URLParam(r, "id"), r)
-		old, ok := s.pages.getBytes(keyBytes)
-		if ok && old.stamp == st {
-			s.metrics.cache("hit")
-			_ = s.servePage(w, r, old)
-			return
+		r.Pattern = pattern // the route of an answer the router may never see (routeOf)
+		s.cachedAnswer(w, r, route.scope, id, next)
+	})
+}
+
+// readOnly reports whether r is a GET or a HEAD, the requests a kept page
+// answers.
+func readOnly(r *http.Request) bool { return r.Method == http.MethodGet || r.Method == http.MethodHead }
+
+// lookAheads are the route contexts lookAhead finds routes with.
+var lookAheads = sync.Pool{New: func() any { return chi.NewRouteContext() }}
+
+// lookAhead is the pattern of the GET route r's path leads to, and the
+// path's {id}, found as the router will find them (by the escaped path
+// when there is one); "" when r is not routed (no router's context).
+func lookAhead(r *http.Request) (pattern, id string) {
+	rctx := chi.RouteContext(r.Context())
+	if rctx == nil {
+		return "", ""
+	}
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	if path == "" {
+		path = "/"
+	}
+	tctx := lookAheads.Get().(*chi.Context)
+	tctx.Reset()
+	pattern = rctx.Routes.Find(tctx, http.MethodGet, path)
+	id = tctx.URLParam("id")
+	lookAheads.Put(tctx)
+	return pattern, id
+}
+
+// cachedAnswer answers r from the page cache, in the reader's language,
+// which it picks and announces as the language middleware does. A fresh
+// hit touches no database. A miss runs next, the rest of the chain, once
+// for all concurrent readers of the same page, keeps a 200 answer (unless
+// the handler said otherwise, notKept) and sends it; when the handler
+// fails (a 5xx: the database is down) and an older copy is kept, that
+// copy is sent, marked as stale (stale.go).
+func (s *Server) cachedAnswer(w http.ResponseWriter, r *http.Request, scope pageScope, id string, next http.Handler) {
+	tag := s.announceLanguage(w, r)
+	var kb [256]byte
+	keyBytes := s.appendPageKey(kb[:0], r, tag)
+	st := s.gens.stampOf(scope, id, r)
+	old, ok := s.pages.getBytes(keyBytes)
+	if ok && old.stamp == st {
+		s.metrics.cache("hit")
+		_ = s.servePage(w, r, old)
+		return
+	}
+	// The chain below reads the language chosen here (language).
+	r = r.WithContext(s.withLanguage(r.Context(), tag))
+	key := string(keyBytes)
+	s.metrics.cache("miss")
+	v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
+		return s.fill(w, r, next, key, st, old != nil), nil
+	})
+	res := v.(fillResult)
+	switch {
+	case res.page != nil:
+		_ = s.servePage(w, r, res.page)
+	case res.failed && old != nil:
+		s.metrics.cache("stale")
+		s.serveStale(w, r, old)
+	// An answer not kept (an error, a page for a made-up filter value) is
+	// compressed as the other routes' answers are (compressUncached).
+	case res.leader == r:
+		if !res.rec.spilled { // else it is sent already
+			s.compressor.Handler(res.rec).ServeHTTP(w, r)
 		}
-		key := string(keyBytes)
-		s.metrics.cache("miss")
-		v, _, _ := s.flight.Do(key+" "+strconv.FormatUint(st.epoch, 10)+"."+strconv.FormatUint(st.gen, 10), func() (any, error) {
-			return s.fill(w, r, h, key, st, old != nil), nil
-		})
-		res := v.(fillResult)
-		switch {
-		case res.page != nil:
-			_ = s.servePage(w, r, res.page)
-		case res.failed && old != nil:
-			s.metrics.cache("stale")
-			s.serveStale(w, r, old)
-		// An answer not kept (an error, a page for a made-up filter value)
-		// is compressed as uncached routes' answers are: compressUncached
-		// left it to the cache, which keeps pages compressed.
-		case res.leader == r:
-			if !res.rec.spilled { // else it is sent already
-				s.compressor.Handler(res.rec).ServeHTTP(w, r)
-			}
-		default:
-			s.compressor.Handler(h).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
-		}
+	default:
+		s.compressor.Handler(next).ServeHTTP(w, r) // another reader's answer could not be kept: make our own
 	}
 }
 
@@ -82,9 +136,9 @@ const staleAfter = 3 * time.Second
 
 // fill runs h for the page key and keeps a 200 answer. With an older copy
 // to fall back on, h gets staleAfter.
-func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc, key string, st stamp, hasOld bool) fillResult {
+func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.Handler, key string, st stamp, hasOld bool) fillResult {
 	rec := newRecorder(w)
-	ctx := r.Context()
+	ctx := context.WithValue(r.Context(), recorderKey{}, rec) // for notKept
 	if hasOld {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, staleAfter)
@@ -93,7 +147,7 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 	inner := r.Clone(ctx)
 	inner.Header.Del("If-None-Match") // the cache answers revalidations itself
 	inner.Header.Del("If-Modified-Since")
-	h(rec, inner)
+	h.ServeHTTP(rec, inner)
 	res := fillResult{rec: rec, leader: r, failed: rec.status >= 500 || (hasOld && ctx.Err() != nil && r.Context().Err() == nil)}
 	if rec.spilled || rec.status != http.StatusOK {
 		return res
@@ -116,19 +170,13 @@ func (s *Server) fill(w http.ResponseWriter, r *http.Request, h http.HandlerFunc
 }
 
 // compressUncached compresses answers on the fly, except those of cached
-// routes, kept compressed already: on a warm hit the compressor's writer
-// would be a cost for nothing. It runs after routing (a group's
-// middleware), so the route's pattern is known.
+// routes, kept compressed already (cachePages; its misses come through
+// here, and what it keeps must be the page as written). It runs after
+// routing (a group's middleware), so the route's pattern is known.
 func (s *Server) compressUncached(next http.Handler) http.Handler {
 	compressed := s.compressor.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rc := chi.RouteContext(r.Context()); rc != nil && cacheable(r) {
-			if _, ok := cachedRoutes[rc.RoutePattern()]; ok {
-				next.ServeHTTP(w, r)
-				return
-			}
-		}
-		if smallAnswer(r) {
+		if _, ok := cachedRoutes[r.Pattern]; (ok && readOnly(r) && cacheable(r)) || smallAnswer(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -154,6 +202,19 @@ type recorder struct {
 	status  int
 	buf     *bytes.Buffer // pooled (render.go): a miss's page is tens of KB
 	spilled bool
+	notKept bool // the handler said so (notKept)
+}
+
+// recorderKey is the context key of a miss's recorder, which notKept finds.
+type recorderKey struct{}
+
+// notKept tells the page cache not to keep the answer r's handler is
+// writing: the one way a cached route's handler says so (keptIf). Outside
+// a miss of a cached route it does nothing.
+func notKept(r *http.Request) {
+	if rc, ok := r.Context().Value(recorderKey{}).(*recorder); ok {
+		rc.notKept = true
+	}
 }
 
 func newRecorder(w http.ResponseWriter) *recorder {
@@ -206,9 +267,9 @@ func (rc *recorder) replay(w http.ResponseWriter) {
 
 // changedHeader is what the handler set beyond the headers every request
 // gets anyway, to send again with the cached body, and (as nil values)
-// what it removed of them; ok is false when the
-// handler set a cookie, which no other reader may receive, or said the
-// answer is not to be stored (keptIf).
+// what it removed of them; ok is false when the handler said the answer
+// is not to be kept (notKept) or set a cookie, which no other reader may
+// receive.
 func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 	h = http.Header{}
 	for k, v := range rc.header {
@@ -225,7 +286,7 @@ func (rc *recorder) changedHeader() (h http.Header, ok bool) {
 			h[k] = nil // the handler removed it (the embed page's X-Frame-Options): servePage removes it too
 		}
 	}
-	if !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) || rc.header.Get("Cache-Control") == noStore {
+	if rc.notKept || !equalValues(rc.before["Set-Cookie"], rc.header["Set-Cookie"]) {
 		return nil, false
 	}
 	return h, true

@@ -28,10 +28,10 @@ const (
 
 // cachedRoute is the policy of one cached route: what makes its pages
 // stale, and the query parameters its page reads. Only those reach the
-// handler and name the page (pageParams), so a parameter no page reads
-// (?x=1, ?x=2, …) is no new miss and no new entry, and a handler cannot
-// read one its key does not name: a list left short makes a filter stop
-// working, never one filter's page served for another.
+// handler and name the page (pageQuery, in cachePages), so a parameter no
+// page reads (?x=1, ?x=2, …) is no new miss and no new entry, and a
+// handler cannot read one its key does not name: a list left short makes
+// a filter stop working, never one filter's page served for another.
 type cachedRoute struct {
 	scope pageScope
 	// params are sorted, which is the order url.Values.Encode writes, so
@@ -87,18 +87,21 @@ var cachedRoutes = map[string]cachedRoute{
 // noStore is the Cache-Control of an answer no cache may keep.
 const noStore = "no-store"
 
-// keptIf sets the Cache-Control of a cached route's page: no-cache (kept,
-// revalidated by its ETag) when kept, and noStore otherwise, which the page
-// cache honours as any other cache does. A page is not kept when its query
-// names nothing stored: a filter no run matches (?model=zz1, zz2, …), a
-// grid point nobody measured. Such values are as many as anyone cares to
-// write, and pages kept for them would push out the pages people read.
-func keptIf(w http.ResponseWriter, kept bool) {
+// keptIf says whether the page cache keeps a cached route's page, and tells
+// other caches the same: kept, it is sent with no-cache (kept, revalidated
+// by its ETag); not kept, with noStore, and the page cache is told so by
+// notKept (its header is for the caches after us, not read back). A page
+// is not kept when its query names nothing stored: a filter no run matches
+// (?model=zz1, zz2, …), a grid point nobody measured. Such values are as
+// many as anyone cares to write, and pages kept for them would push out the
+// pages people read.
+func keptIf(w http.ResponseWriter, r *http.Request, kept bool) {
 	if kept {
 		w.Header().Set("Cache-Control", "no-cache")
-	} else {
-		w.Header().Set("Cache-Control", noStore)
+		return
 	}
+	w.Header().Set("Cache-Control", noStore)
+	notKept(r)
 }
 
 // cacheable reports whether this request of a cached route may be kept:
@@ -107,21 +110,31 @@ func cacheable(r *http.Request) bool {
 	return queryValue(r, "after") == ""
 }
 
-// queryValue is r.URL.Query().Get(key) without parsing a query that
-// cannot hold key (no "key" and no %-escape that could spell it): a warm
-// hit asks for ?after= and ?lang= and would otherwise parse the query
-// into a map for each.
+// queryValue is r.URL.Query().Get(key) without parsing the query into a
+// map: a warm hit asks for ?after= and ?lang=. A query that cannot hold
+// key (no "key" and no %-escape that could spell it) has none; one without
+// escapes ('%', '+') or ';' (which url.ParseQuery refuses) is read part by
+// part as ParseQuery reads it, the first value counting; any other is
+// parsed.
 func queryValue(r *http.Request, key string) string {
 	q := r.URL.RawQuery
 	if q == "" || (!strings.Contains(q, key) && !strings.Contains(q, "%")) {
 		return ""
 	}
-	return r.URL.Query().Get(key)
+	if strings.ContainsAny(q, "%+;") {
+		return r.URL.Query().Get(key)
+	}
+	for part := range strings.SplitSeq(q, "&") {
+		if k, v, _ := strings.Cut(part, "="); k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // appendPageKey names one cached answer: everything the bytes depend on. Pages
 // are built from the path and query alone (the query reduced to what the
-// page reads, pageParams), in the reader's language, with
+// page reads, pageQuery), in the reader's language, with
 // links on the site's origin (part of the key, so a forged Host cannot
 // poison what others get). The build is not in it: a process serves one.
 //
@@ -158,9 +171,10 @@ type stamp struct {
 const maxRunGens = 100_000
 
 // generations are the process's idea of what changed, kept in memory so a
-// warm hit asks the database nothing.
+// warm hit asks the database nothing. Every hit reads them and only a
+// change writes them, so readers share the lock.
 type generations struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	epoch uint64            // bumped by a reset: every page is stale
 	site  uint64            // bumped by any change
 	runs  map[string]uint64 // bumped by a change of that run
@@ -187,8 +201,8 @@ func (g *generations) apply(c store.Change) {
 // its path when it has one. Generations only grow, so a sum changes
 // whenever one of its terms does.
 func (g *generations) stampOf(scope pageScope, id string, r *http.Request) stamp {
-	g.mu.Lock()
-	defer g.mu.Unlock()
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	st := stamp{epoch: g.epoch}
 	switch scope {
 	case scopeRun:

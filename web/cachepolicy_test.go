@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -24,6 +25,21 @@ func TestCachedRoutesExist(t *testing.T) {
 	for pattern := range cachedRoutes {
 		if !routes[pattern] {
 			t.Errorf("cachedRoutes names %s, which is no GET route", pattern)
+		}
+	}
+}
+
+// TestQueryValue: queryValue reads what r.URL.Query().Get reads, with or
+// without parsing the query.
+func TestQueryValue(t *testing.T) {
+	for _, q := range []string{"", "lang=de", "x=1&lang=de&lang=fr", "lang&lang=de", "lang=", "langx=1",
+		"xlang=1", "a=1&&lang=ja", "lang=de;x=1&lang=fr", "lang=pt%2DBR", "l%61ng=ko", "lang=a+b", "after=abc&lang=es",
+		"=lang", "lang=x=y"} {
+		r := httptest.NewRequest("GET", "/runs?"+q, nil)
+		for _, key := range []string{"lang", "after"} {
+			if got, want := queryValue(r, key), r.URL.Query().Get(key); got != want {
+				t.Errorf("queryValue(%q, %s) = %q, want %q", q, key, got, want)
+			}
 		}
 	}
 }

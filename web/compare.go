@@ -55,7 +55,7 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) error {
 		runs = append(runs, rn)
 	}
 	if strings.Join(ids, ",") != r.URL.Query().Get("runs") {
-		keptIf(w, false) // "a, b" and "a,,b": the page of a,b under as many addresses as spaces
+		keptIf(w, r, false) // "a, b" and "a,,b": the page of a,b under as many addresses as spaces
 	}
 	v := compare.Build(l, runs)
 	titles := make([]string, len(v.Runs))

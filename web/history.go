@@ -124,6 +124,6 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request) error {
 	if len(opts.Quantizations) == 0 {
 		p.Empty = l.T("history.none", nil)
 	}
-	keptIf(w, len(opts.Quantizations) > 0)
+	keptIf(w, r, len(opts.Quantizations) > 0)
 	return render(w, r, http.StatusOK, templates.HistoryPage(s.base(r, p.Title, l.T("history.sub", nil)), p))
 }

@@ -7,19 +7,28 @@ import (
 
 // lru is a least-recently-used cache bounded in bytes: the page cache
 // (pagecache.go) keeps every cached answer in one.
+//
+// Every warm hit reads it, from every core at once, so a lookup takes the
+// lock shared and moves its entry to the front only when the entry is not
+// among those used lately (recent): a page read over and over stays near
+// the front without a writer's lock per read. The order of the recently
+// used among themselves is then approximate; what leaves first is still
+// what was used least recently.
 type lru[V any] struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	max   int
 	size  int
 	sizer func(V) int
 	order *list.List // front: most recently used; values are *lruEntry[V]
 	items map[string]*list.Element
+	clock uint64 // counts moves to the front (puts included)
 }
 
 type lruEntry[V any] struct {
 	key  string
 	val  V
-	size int // as counted when put or grown, so eviction subtracts the same
+	size int    // as counted when put or grown, so eviction subtracts the same
+	used uint64 // the clock when it last moved to the front
 }
 
 func newLRU[V any](maxBytes int, sizer func(V) int) *lru[V] {
@@ -27,28 +36,50 @@ func newLRU[V any](maxBytes int, sizer func(V) int) *lru[V] {
 }
 
 func (c *lru[V]) get(key string) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.use(c.items[key])
+	c.mu.RLock()
+	e := c.items[key]
+	val, stale := c.read(e)
+	c.mu.RUnlock()
+	if stale {
+		c.promote(e)
+	}
+	return val, e != nil
 }
 
 // getBytes is get with the key as bytes, which the map lookup reads
 // without making a string of them.
 func (c *lru[V]) getBytes(key []byte) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.use(c.items[string(key)])
+	c.mu.RLock()
+	e := c.items[string(key)]
+	val, stale := c.read(e)
+	c.mu.RUnlock()
+	if stale {
+		c.promote(e)
+	}
+	return val, e != nil
 }
 
-// use returns e's value and makes it the most recently used; e is nil
-// when the key is not kept. c.mu is held.
-func (c *lru[V]) use(e *list.Element) (V, bool) {
+// read returns e's value, and whether e should move to the front: it is
+// not there, and has not moved there within the last quarter of the
+// entries' moves, so it may be past the front quarter of the order. e is
+// nil when the key is not kept. c.mu is held, shared.
+func (c *lru[V]) read(e *list.Element) (val V, stale bool) {
 	if e == nil {
-		var zero V
-		return zero, false
+		return val, false
 	}
-	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry[V]).val, true
+	ent := e.Value.(*lruEntry[V])
+	return ent.val, c.order.Front() != e && c.clock-ent.used >= uint64(c.order.Len()/4)
+}
+
+// promote moves e to the front, unless it has left the cache meanwhile.
+func (c *lru[V]) promote(e *list.Element) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items[e.Value.(*lruEntry[V]).key] == e {
+		c.clock++
+		e.Value.(*lruEntry[V]).used = c.clock
+		c.order.MoveToFront(e)
+	}
 }
 
 // put keeps val under key, replacing what was there, unless it is larger
@@ -64,7 +95,8 @@ func (c *lru[V]) put(key string, val V) {
 		c.size -= e.Value.(*lruEntry[V]).size
 		c.order.Remove(e)
 	}
-	c.items[key] = c.order.PushFront(&lruEntry[V]{key: key, val: val, size: n})
+	c.clock++
+	c.items[key] = c.order.PushFront(&lruEntry[V]{key: key, val: val, size: n, used: c.clock})
 	c.size += n
 	c.evict()
 }
@@ -94,7 +126,7 @@ func (c *lru[V]) evict() {
 
 // stats returns the entries and bytes held.
 func (c *lru[V]) stats() (entries, bytes int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return c.order.Len(), c.size
 }

@@ -30,3 +30,26 @@ func TestLRUBoundedInBytes(t *testing.T) {
 		t.Error("an entry larger than the whole cache was kept")
 	}
 }
+
+// TestLRUKeepsWhatIsRead: a page read between every put stays, whether
+// or not each read moves it to the front, while the pages put before it
+// and not read again leave first.
+func TestLRUKeepsWhatIsRead(t *testing.T) {
+	c := newLRU(100, func(v []byte) int { return len(v) })
+	for i := range 100 {
+		c.put(string(rune('a'+i%26))+string(rune('0'+i/26)), make([]byte, 1))
+	}
+	c.put("hot", make([]byte, 1)) // a0 leaves
+	for i := range 1000 {
+		if _, ok := c.get("hot"); !ok {
+			t.Fatalf("the page read at every step left after %d puts", i)
+		}
+		c.put("new"+string(rune(i)), make([]byte, 1))
+	}
+	if n, size := c.stats(); n != 100 || size != 100 {
+		t.Errorf("%d entries, %d bytes; want 100, 100", n, size)
+	}
+	if _, ok := c.get("b0"); ok {
+		t.Error("b0, put early and never read, is still kept")
+	}
+}

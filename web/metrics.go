@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -149,26 +147,11 @@ func (m *Metrics) change(c store.Change) {
 	m.changes.WithLabelValues(origin, kind).Inc()
 }
 
-// instrument counts every request by the route pattern it matched (not
-// its path, so the label set stays small) and times it.
-func (m *Metrics) instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		route := "unmatched"
-		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
-			route = rc.RoutePattern()
-		}
-		m.observe(route, r.Method, ww.Status(), start)
-	})
-}
-
-// observe counts one request of route and times it from start.
-func (m *Metrics) observe(route, method string, status int, start time.Time) {
+// observe counts one request of route and the time it took.
+func (m *Metrics) observe(route, method string, status int, took time.Duration) {
 	sr := m.seriesOf(route, methodLabel(method), status)
 	sr.count.Inc()
-	sr.latency.Observe(time.Since(start).Seconds())
+	sr.latency.Observe(took.Seconds())
 }
 
 // requestKey names one request counter; the label set is small (route

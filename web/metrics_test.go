@@ -38,6 +38,8 @@ func TestMetrics(t *testing.T) {
 		s.get(t, "/runs/"+id)
 	}
 	s.get(t, "/runs/nosuchrun")
+	s.get(t, "/api/v1/runs/"+id) // a route of a router mounted below the site's
+	s.get(t, "/nope")
 	resp, out := s.post(t, "application/json", readFile(t, "../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
@@ -62,14 +64,16 @@ func TestMetrics(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // the notifications of the uploads
 	text := scrape()
 	for series, want := range map[string]float64{
-		`speedmatrix_http_requests_total{method="GET",route="/runs/{id}",status="200"}`:    3,
-		`speedmatrix_http_requests_total{method="GET",route="/runs/{id}",status="404"}`:    1,
-		`speedmatrix_http_requests_total{method="POST",route="/api/v1/runs",status="201"}`: 1,
-		`speedmatrix_page_cache_requests_total{outcome="hit"}`:                             2,
-		`speedmatrix_page_cache_requests_total{outcome="miss"}`:                            2,
-		`speedmatrix_ingest_total{format="llm-inference-bench",outcome="created"}`:         1,
-		`speedmatrix_ingest_total{format="unknown",outcome="refused"}`:                     1,
-		`speedmatrix_http_request_duration_seconds_count{route="/runs/{id}"}`:              4,
+		`speedmatrix_http_requests_total{method="GET",route="/runs/{id}",status="200"}`:        3,
+		`speedmatrix_http_requests_total{method="GET",route="/runs/{id}",status="404"}`:        1,
+		`speedmatrix_http_requests_total{method="POST",route="/api/v1/runs",status="201"}`:     1,
+		`speedmatrix_http_requests_total{method="GET",route="/api/v1/runs/{id}",status="200"}`: 1,
+		`speedmatrix_http_requests_total{method="GET",route="unmatched",status="404"}`:         1,
+		`speedmatrix_page_cache_requests_total{outcome="hit"}`:                                 2,
+		`speedmatrix_page_cache_requests_total{outcome="miss"}`:                                2,
+		`speedmatrix_ingest_total{format="llm-inference-bench",outcome="created"}`:             1,
+		`speedmatrix_ingest_total{format="unknown",outcome="refused"}`:                         1,
+		`speedmatrix_http_request_duration_seconds_count{route="/runs/{id}"}`:                  4,
 	} {
 		if got := value(text, series); got != want {
 			t.Errorf("%s = %v, want %v", series, got, want)

@@ -168,16 +168,9 @@ func representation(c *pageCache, p *cachedPage, r *http.Request) (enc string, b
 // servePage answers r with p: 304 when the client has it, else the body
 // in the best encoding the client takes.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, p *cachedPage) error {
-	_, _, err := s.writePage(w, r, p)
-	return err
-}
-
-// writePage is servePage, reporting the status and body bytes sent (what
-// the access log and the metrics of a hit say, hit.go).
-func (s *Server) writePage(w http.ResponseWriter, r *http.Request, p *cachedPage) (status, n int, err error) {
 	enc, body, etag, err := representation(s.pages, p, r)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	h := w.Header()
 	p.applyHeader(h)
@@ -189,15 +182,15 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, p *cachedPage
 		tag, length = []string{etag}, []string{strconv.Itoa(len(body))}
 	}
 	if notModifiedTag(w, r, etag, tag) {
-		return http.StatusNotModified, 0, nil
+		return nil
 	}
 	if enc != "" {
 		h["Content-Encoding"] = encodingValues[enc]
 	}
 	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
-	n, err = w.Write(body)
-	return http.StatusOK, n, err
+	_, err = w.Write(body)
+	return err
 }
 
 // encodingValues are the Content-Encoding values of the cached pages.

@@ -1,35 +1,15 @@
 package web
 
 import (
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 )
 
 // langParam chooses the page's language (middleware.go).
 const langParam = "lang"
-
-// pageParams reduces a cached route's query to the parameters its page
-// reads (pageQuery) before anything behind it reads the query, so that the
-// language, the handler and the page's key see the same ones. It runs
-// after routing (a group's middleware), where the route's pattern is
-// known; a hit answered before the router is reduced the same way
-// (serveHit).
-func pageParams(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rc := chi.RouteContext(r.Context()); rc != nil {
-			if route, ok := cachedRoutes[rc.RoutePattern()]; ok {
-				r.URL.RawQuery = pageQuery(route.params, r.URL.RawQuery)
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // pageQuery is the raw query reduced to params (sorted): their parts in
 // params' order, each parameter once (its first value, the one

@@ -108,19 +108,18 @@ func TestCachedRoutesListParams(t *testing.T) {
 	}
 }
 
-// TestPageParamsBeforeHandler: behind pageParams, every cached route's
+// TestPageParamsBeforeHandler: behind the page cache, every cached route's
 // handler reads only its listed parameters, in order, whatever order and
 // junk the request came with; other routes get their query as it came.
 func TestPageParamsBeforeHandler(t *testing.T) {
 	var seen string
+	s := newTestServer()
 	r := chi.NewRouter()
-	r.Group(func(r chi.Router) {
-		r.Use(pageParams)
-		for pattern := range cachedRoutes {
-			r.Get(pattern, func(_ http.ResponseWriter, r *http.Request) { seen = r.URL.RawQuery })
-		}
-		r.Get("/search", func(_ http.ResponseWriter, r *http.Request) { seen = r.URL.RawQuery })
-	})
+	r.Use(s.cachePages)
+	for pattern := range cachedRoutes {
+		r.Get(pattern, func(_ http.ResponseWriter, r *http.Request) { seen = r.URL.RawQuery })
+	}
+	r.Get("/search", func(_ http.ResponseWriter, r *http.Request) { seen = r.URL.RawQuery })
 	path := strings.NewReplacer("{id}", "abc", "{slug}", "some-slug", "{lang}", "de")
 	for pattern, route := range cachedRoutes {
 		var parts, want []string

@@ -19,7 +19,12 @@ func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
-	r.Use(middleware.Recoverer, s.metrics.instrument, s.accessLog, s.securityHeaders, middleware.GetHead, writesOnPrimary)
+	// Every request takes this one chain; tracking parameters are off the
+	// query before anything reads it (tracking.go). The page cache answers
+	// the pages cachedRoutes (cachepolicy.go) lists before the router
+	// routes them (cached.go).
+	r.Use(middleware.Recoverer, s.observe, s.securityHeaders, dropTracking, s.cachePages,
+		middleware.GetHead, writesOnPrimary)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
@@ -27,15 +32,10 @@ func (s *Server) routes() *chi.Mux {
 	r.Get("/favicon.ico", favicon) // for clients that ask the root, not the page's <link rel=icon>
 
 	r.Group(func(r chi.Router) {
-		// A cached route's query is reduced to what its page reads
-		// before the language or the handler reads it (pageparams.go).
-		r.Use(pageParams, s.language)
 		// Pages and JSON are compressed on the fly, but for the cached
 		// ones, which bring their own gzip or brotli (cached.go).
-		r.Use(s.compressUncached)
-		// get serves a page, from the page cache when cachedRoutes
-		// (cachepolicy.go) lists its pattern.
-		get := func(pattern string, h handlerFunc) { r.Get(pattern, s.cached(pattern, s.page(h))) }
+		r.Use(s.language, s.compressUncached)
+		get := func(pattern string, h handlerFunc) { r.Get(pattern, s.page(h)) }
 		get("/", s.home)
 
 		// A run: the report and its twins (run_page.go, share*.go).

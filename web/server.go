@@ -95,7 +95,7 @@ type Server struct {
 	mailer  Mailer     // nil: no mail (mail.go)
 	mails   mailLimits
 	github  *githubAuth // nil: no GitHub sign-in (github.go)
-	// compressor compresses the uncached answers (compressUncached): one
+	// compressor compresses the uncached answers (cachePages): one
 	// for every route (routes makes it), since each makes a compressor of
 	// each encoding (about a megabyte) to try it.
 	compressor *middleware.Compressor
@@ -145,9 +145,7 @@ func New(cfg Config) http.Handler {
 			s.metrics.change(c)
 		})
 	}
-	// A fresh hit of a cached page is answered before the router's
-	// middleware (hit.go).
-	return s.hits(s.routes())
+	return s.routes()
 }
 
 // errNoBaseURL is New's refusal of mail or GitHub sign-in without BaseURL.

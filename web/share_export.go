@@ -86,27 +86,30 @@ func (s *Server) runImage(render svgImage) handlerFunc {
 		if err := render(&buf, rn, i18n.FromContext(r.Context())); err != nil {
 			return err
 		}
-		w.Header().Set("Cache-Control", imageCache(r, rn))
+		imageCache(w, r, rn)
 		return writeBody(w, "image/svg+xml; charset=utf-8", buf.Bytes())
 	}
 }
 
-// imageCache is the Cache-Control of a run's image: a year when the address
-// pins the revision it shows; an hour when it pins none or an earlier one
-// (an embed made before the run was derived again); not kept when it names
-// a revision the run never had, which would make ?v=7, 8, … each a page
-// of the same image (keptIf).
-func imageCache(r *http.Request, rn *run.Run) string {
+// imageCache sets the Cache-Control of a run's image: a year when the
+// address pins the revision it shows; an hour when it pins none or an
+// earlier one (an embed made before the run was derived again); not kept
+// when it names a revision the run never had, which would make ?v=7, 8, …
+// each a page of the same image (keptIf).
+func imageCache(w http.ResponseWriter, r *http.Request, rn *run.Run) {
+	h := w.Header()
 	v := r.URL.Query().Get("v")
 	if v == "" {
-		return "public, max-age=3600"
+		h.Set("Cache-Control", "public, max-age=3600")
+		return
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	switch {
 	case err != nil || n < 1 || n > rn.Revision || strconv.FormatInt(n, 10) != v:
-		return noStore
+		keptIf(w, r, false)
 	case n == rn.Revision:
-		return "public, max-age=31536000, immutable"
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	default:
+		h.Set("Cache-Control", "public, max-age=3600")
 	}
-	return "public, max-age=3600"
 }

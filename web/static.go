@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/speedmatrix/speedmatrix/static"
 )
@@ -60,30 +59,6 @@ func writeStaticGzip(w http.ResponseWriter, name string, gz []byte) {
 	h.Set("Content-Encoding", "gzip")
 	h.Set("Content-Length", strconv.Itoa(len(gz)))
 	_, _ = w.Write(gz)
-}
-
-// serveStaticHit answers r before the middleware chain when it asks for a
-// static file's gzipped copy (the common case: every page's stylesheet
-// and script), with the headers, metrics and log line the chain would
-// give it (hit.go), and reports whether it did. That keeps a browser's
-// connection with the front after the page (httpfront hands a connection
-// to net/http at the first request it does not take).
-func (s *Server) serveStaticHit(w http.ResponseWriter, r *http.Request, security headerSet) bool {
-	if r.Method != http.MethodGet || r.URL.RawPath != "" || !strings.HasPrefix(r.URL.Path, static.Prefix) ||
-		!accepts(r.Header.Get("Accept-Encoding"), "gzip") {
-		return false
-	}
-	if _, ok := staticGzip()[strings.TrimPrefix(r.URL.Path, static.Prefix)]; !ok {
-		return false
-	}
-	start := time.Now()
-	h := w.Header()
-	security.apply(h)
-	gz, name := staticHeaders(h, r)
-	writeStaticGzip(w, name, gz)
-	s.logRequest(r, http.StatusOK, len(gz), start)
-	s.metrics.observe(staticPattern, r.Method, http.StatusOK, start)
-	return true
 }
 
 // staticPattern is the static files' route (routes.go).

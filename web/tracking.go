@@ -1,6 +1,9 @@
 package web
 
-import "strings"
+import (
+	"net/http"
+	"strings"
+)
 
 // trackingParams are query parameters that sites and newsletters add to
 // a link to follow its clicks: no page reads them, and Facebook's fbclid
@@ -50,4 +53,13 @@ func withoutTracking(raw string) string {
 		b.WriteString(part)
 	}
 	return b.String()
+}
+
+// dropTracking takes the tracking parameters off every request's query
+// (withoutTracking) before anything behind it reads the query.
+func dropTracking(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.URL.RawQuery = withoutTracking(r.URL.RawQuery)
+		next.ServeHTTP(w, r)
+	})
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
-	"github.com/speedmatrix/speedmatrix/internal/httpfront"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
@@ -87,20 +86,10 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		site.Mailer = cfg.Mailer
 		logger.Info("mail on", "smtp", cfg.Mailer.String())
 	}
-	handler := web.New(site)
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-	}
-	// Cached pages, hits and misses, are answered before net/http, the
-	// rest by it (internal/httpfront).
-	front := httpfront.New(srv, handler.(web.FrontAnswerer).AnswerFront)
+	srv := newHTTPServer(web.New(site))
 	fmt.Fprintf(out, "speedmatrix: serving http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- front.Serve(ln) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -109,7 +98,24 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	fmt.Fprintln(out, "speedmatrix: shutting down")
 	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	return front.Shutdown(shutCtx)
+	return srv.Shutdown(shutCtx)
+}
+
+// newHTTPServer is the site's net/http server, which answers every
+// request. A request's head has 10 s (a client that trickles it in holds
+// a connection and a goroutine, no more); the whole request 2 minutes,
+// which a large upload over a slow link needs; the answer as long; an idle
+// kept-alive connection is closed after 2 minutes. Heads are limited to
+// net/http's default, 1 MB.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    http.DefaultMaxHeaderBytes,
+	}
 }
 
 // loadDemoIfEmpty fills an empty private database with the demo runs, so

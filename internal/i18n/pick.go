@@ -37,6 +37,9 @@ func Pick(query, cookie, acceptLanguage string) string {
 // reports false for anything else, including Traditional Chinese, which a
 // Simplified page would serve badly.
 func Normalize(s string) (string, bool) {
+	if supported(s) {
+		return s, true // as the site's own links and cookies write it: nothing to parse
+	}
 	s = strings.TrimSpace(strings.ReplaceAll(s, "_", "-"))
 	if s == "" || len(s) > 35 {
 		return "", false
