@@ -109,6 +109,10 @@ func (u *uploader) accountPages() error {
 	for _, p := range []string{"/admin/audit", "/account", "/runs/" + first} {
 		steps = append(steps, step{u.admin, p, request{method: http.MethodGet, path: p}, "GET " + pattern(p) + " admin"})
 	}
+	// A wrong password and a forgotten one, of a visitor signed out.
+	steps = append(steps,
+		step{u.anonymous, "/login", formPost("/login", url.Values{"email": {"nobody@crawl.example"}, "password": {"wrong-password-1234"}}), ""},
+		step{u.anonymous, "/login/forgot", formPost("/login/forgot", url.Values{"email": {"nobody@crawl.example"}}), ""})
 	for _, p := range []string{"/runs/" + first, "/runs/" + last, "/runs/" + last + ".json", "/api/v1/runs/" + first} {
 		steps = append(steps, step{u.api, p, request{method: http.MethodGet, path: p}, "GET " + pattern(p) + " anonymous"})
 	}

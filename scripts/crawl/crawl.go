@@ -63,7 +63,29 @@ func crawlPages(c *config, n int, runsFile string) error {
 		fmt.Fprintf(os.Stderr, "crawl: %d addresses asked, %d links found\n", done, len(found))
 		level = fairShare(slices.Sorted(maps.Keys(found)), seen, asked, n-done, max(n/perPatternShare, 1))
 	}
+	if err := askForeignHost(c, cl, rec, runs, done); err != nil {
+		return err
+	}
 	return rec.summary(os.Stdout)
+}
+
+// askForeignHost asks foreignHostPages (and the first run's report and
+// JSON) under foreignHost, after the crawl; first numbers them.
+func askForeignHost(c *config, cl *http.Client, rec *recorder, runs []string, first int) error {
+	pages := foreignHostPages
+	if len(runs) > 0 {
+		pages = append(slices.Clone(pages), "/runs/"+runs[0], "/runs/"+runs[0]+".json")
+	}
+	foreign := *c
+	foreign.host = foreignHost
+	for i, p := range askAll(&foreign, cl, pages, first) {
+		p.Name = "Host: " + foreignHost + " " + pages[i]
+		p.Pattern = "Host: " + foreignHost + " " + p.Pattern
+		if err := rec.add(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fresh is the addresses not seen yet, in their order, at most n; they

@@ -41,8 +41,19 @@ func errorPages() []string {
 		"/api/v1/nothing", "/api/v1/calculator?gpu=" + junk, "/api/bench/nothing", "/static/nothing.css",
 		"/upload/drafts/" + strings.Repeat("a", 26), "/nothing", "/" + long, "/sitemap-xx.xml",
 		"/runs/aaaaaaaaaa?lang=" + junk, "/?lang=" + junk, "/docs/nothing",
+		// Return addresses a client gives: only the site's own are kept.
+		"/login?next=%2F%2Fevil.example%2F", "/login?next=https%3A%2F%2Fevil.example%2F",
+		"/login?next=%2F%5Cevil.example", "/login?next=%2Faccount%2Fruns", "/signup?next=%2F%2Fevil.example",
 	}
 }
+
+// foreignHost is the Host a few addresses are also asked under: a page's
+// links come from BASE_URL, never from what a client says it asked.
+const foreignHost = "evil.example"
+
+// foreignHostPages are those addresses (a run's appended).
+var foreignHostPages = []string{"/", "/runs", "/sitemap.xml", "/robots.txt", "/api/v1/runs?limit=2",
+	"/login?next=%2Faccount", "/upload", "/docs/api", "/nothing"}
 
 // runAddresses are every address of one run: the report and its twins.
 func runAddresses(id string) []string {
