@@ -34,9 +34,9 @@
 #    sample through the form, the admin hides another of the member's runs
 #    as a moderator, the member tries to show it again, hides, shows and
 #    edits the first, and their account pages are asked
-#    (scripts/crawl/account.go). The new build's time stamps are then set
-#    to the old one's, row by row by primary key, so pages show the same
-#    dates.
+#    (scripts/crawl/account.go). The rows are compared again. Before and
+#    after this step the new build's time stamps are set to the old one's,
+#    row by row by primary key, so pages show the same dates.
 # 4. Pages: both servers restarted (empty page caches) and crawled at once,
 #    breadth-first from the site's pages in every language, error
 #    addresses and every address of the uploaded samples' runs, following
@@ -140,6 +140,57 @@ version_old=$("$OLD" version)
 version_new=$("$NEW" version)
 flags="-old http://$OLD_ADDR -new http://$NEW_ADDR -host 127.0.0.1:$BASE_PORT -out $OUT -old-version $version_old -new-version $version_new"
 
+# compare_rows PHASE: every table's rows in both databases, compared
+# (DIR/rows keeps the last dumps), then the runs named so far one by one.
+compare_rows() {
+	echo
+	echo "== stored rows after the $1: every table, time stamps as set or not, random columns left out"
+	mkdir -p "$OUT/rows/old" "$OUT/rows/new"
+	tables "$url_old" >"$OUT/rows/tables.old"
+	tables "$url_new" >"$OUT/rows/tables.new"
+	comm -3 "$OUT/rows/tables.old" "$OUT/rows/tables.new" | awk -F'\t' '{ print ($1 == "" ? "only new: " $2 : "only old: " $1) }'
+	same_tables=0
+	differ_tables=""
+	for t in $(comm -12 "$OUT/rows/tables.old" "$OUT/rows/tables.new"); do
+		columns "$url_old" "$t" >"$OUT/rows/$t.cols.old"
+		columns "$url_new" "$t" >"$OUT/rows/$t.cols.new"
+		extra=$(comm -3 "$OUT/rows/$t.cols.old" "$OUT/rows/$t.cols.new" | tr -d '\t' | tr '\n' ' ')
+		[ -z "$extra" ] || echo "$t: columns of one side only, not compared: $extra"
+		cols=$(comm -12 "$OUT/rows/$t.cols.old" "$OUT/rows/$t.cols.new" | paste -sd, -)
+		for s in old new; do
+			u=$url_old; [ $s = new ] && u=$url_new
+			psql -qAt "$u" -c "COPY (SELECT $cols FROM $t ORDER BY 1) TO STDOUT" | LC_ALL=C sort >"$OUT/rows/$s/$t.tsv"
+		done
+		if cmp -s "$OUT/rows/old/$t.tsv" "$OUT/rows/new/$t.tsv"; then
+			same_tables=$((same_tables + 1))
+		else
+			differ_tables="$differ_tables $t"
+			echo "$t: rows differ ($(wc -l <"$OUT/rows/old/$t.tsv") old, $(wc -l <"$OUT/rows/new/$t.tsv") new; columns: $cols)"
+			diff "$OUT/rows/old/$t.tsv" "$OUT/rows/new/$t.tsv" | cut -c1-300 | head -12 | sed 's/^/   /'
+		fi
+	done
+	echo "$same_tables tables with the same rows; differing:${differ_tables:- none}"
+	# The runs the samples became, one by one: a run whose row, source or
+	# cells differ is named.
+	n_runs=0
+	differ_runs=0
+	for id in $(cat "$OUT/runs.txt"); do
+		n_runs=$((n_runs + 1))
+		d=""
+		for t in runs run_sources decode_cells prefill_rows; do
+			grep -F "$id" "$OUT/rows/old/$t.tsv" >"$OUT/rows/one.old" || true
+			grep -F "$id" "$OUT/rows/new/$t.tsv" >"$OUT/rows/one.new" || true
+			cmp -s "$OUT/rows/one.old" "$OUT/rows/one.new" || d="$d $t"
+		done
+		if [ -n "$d" ]; then
+			differ_runs=$((differ_runs + 1))
+			echo "sample run $id differs in:$d"
+		fi
+	done
+	rm -f "$OUT/rows/one.old" "$OUT/rows/one.new"
+	echo "$n_runs runs named so far, $((n_runs - differ_runs)) stored alike (runs, run_sources, decode_cells, prefill_rows)"
+}
+
 # align_times: the new build's time stamps become the old one's, by
 # primary key, so the pages' dates agree.
 align_times() {
@@ -198,53 +249,7 @@ tables() {
 		AND table_type = 'BASE TABLE' AND table_name <> 'schema_migrations' ORDER BY 1"
 }
 
-echo
-echo "== stored rows: every table, time stamps as set or not, random columns left out"
-mkdir -p "$OUT/rows/old" "$OUT/rows/new"
-tables "$url_old" >"$OUT/rows/tables.old"
-tables "$url_new" >"$OUT/rows/tables.new"
-comm -3 "$OUT/rows/tables.old" "$OUT/rows/tables.new" | awk -F'\t' '{ print ($1 == "" ? "only new: " $2 : "only old: " $1) }'
-same_tables=0
-differ_tables=""
-for t in $(comm -12 "$OUT/rows/tables.old" "$OUT/rows/tables.new"); do
-	columns "$url_old" "$t" >"$OUT/rows/$t.cols.old"
-	columns "$url_new" "$t" >"$OUT/rows/$t.cols.new"
-	extra=$(comm -3 "$OUT/rows/$t.cols.old" "$OUT/rows/$t.cols.new" | tr -d '\t' | tr '\n' ' ')
-	[ -z "$extra" ] || echo "$t: columns of one side only, not compared: $extra"
-	cols=$(comm -12 "$OUT/rows/$t.cols.old" "$OUT/rows/$t.cols.new" | paste -sd, -)
-	for s in old new; do
-		u=$url_old; [ $s = new ] && u=$url_new
-		psql -qAt "$u" -c "COPY (SELECT $cols FROM $t ORDER BY 1) TO STDOUT" | LC_ALL=C sort >"$OUT/rows/$s/$t.tsv"
-	done
-	if cmp -s "$OUT/rows/old/$t.tsv" "$OUT/rows/new/$t.tsv"; then
-		same_tables=$((same_tables + 1))
-	else
-		differ_tables="$differ_tables $t"
-		echo "$t: rows differ ($(wc -l <"$OUT/rows/old/$t.tsv") old, $(wc -l <"$OUT/rows/new/$t.tsv") new; columns: $cols)"
-		diff "$OUT/rows/old/$t.tsv" "$OUT/rows/new/$t.tsv" | cut -c1-300 | head -12 | sed 's/^/   /'
-	fi
-done
-echo "$same_tables tables with the same rows; differing:${differ_tables:- none}"
-# The runs the samples became, one by one: a run whose row, source or
-# cells differ is named.
-n_runs=0
-differ_runs=0
-for id in $(cat "$OUT/runs.txt"); do
-	n_runs=$((n_runs + 1))
-	d=""
-	for t in runs run_sources decode_cells prefill_rows; do
-		grep -F "$id" "$OUT/rows/old/$t.tsv" >"$OUT/rows/one.old" || true
-		grep -F "$id" "$OUT/rows/new/$t.tsv" >"$OUT/rows/one.new" || true
-		cmp -s "$OUT/rows/one.old" "$OUT/rows/one.new" || d="$d $t"
-	done
-	if [ -n "$d" ]; then
-		differ_runs=$((differ_runs + 1))
-		echo "sample run $id differs in:$d"
-	fi
-done
-rm -f "$OUT/rows/one.old" "$OUT/rows/one.new"
-echo "$n_runs runs named by the uploads, $((n_runs - differ_runs)) stored alike (runs, run_sources, decode_cells, prefill_rows)"
-
+compare_rows uploads
 align_times
 
 # Signed-in visitors, on both servers at once again.
@@ -255,6 +260,7 @@ serve new "$NEW" "$url_new" "$NEW_ADDR"
 sleep 2
 stop old
 stop new
+compare_rows "signed-in visitors"
 align_times
 
 serve old "$OLD" "$url_old" "$OLD_ADDR"
