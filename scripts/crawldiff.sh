@@ -121,6 +121,10 @@ prepare() {
 
 # serve SIDE BIN URL ADDR: the server, until stop SIDE.
 serve() {
+	if curl -fs "http://$4/readyz" >/dev/null 2>&1; then
+		echo "crawldiff.sh: something answers on $4 already" >&2
+		exit 1
+	fi
 	DATABASE_URL=$3 ADDR=$4 BASE_URL=$base_url UPLOADS_PER_HOUR_ADDRESS=-1 UPLOADS_PER_HOUR_TOKEN=-1 \
 		"$2" serve >>"$OUT/$1.log" 2>&1 &
 	echo $! >"$OUT/$1.pid"
