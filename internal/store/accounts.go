@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Errors of the account methods, wrapped like ErrNotFound.
@@ -37,9 +38,9 @@ var ErrSlugIsHandle = errors.New("the slug is a submitter's handle")
 // and organisation creation lock them. Retired handles are the
 // operator's to give again, as before.
 func (s *Store) CreateSubmitter(ctx context.Context, handle, orgSlug string) (err error) {
-	defer wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
+	defer db.Wrap(&err, "CreateSubmitter(%q, %q)", handle, orgSlug)
 	// A new member shows on their organisation's page.
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		c, err := lockedClash(ctx, tx, handle, 0)
 		switch {
 		case err != nil:
@@ -95,8 +96,8 @@ func submitterOrg(ctx context.Context, tx pgx.Tx, slug string) (id int64, err er
 // CreateToken stores a token of the submitter handle: only its hash and
 // its shown prefix. An unknown handle is ErrNotFound.
 func (s *Store) CreateToken(ctx context.Context, handle string, hash []byte, prefix string) (err error) {
-	defer wrap(&err, "CreateToken(%q, %s…)", handle, prefix)
-	tag, err := s.pool.Exec(ctx, `
+	defer db.Wrap(&err, "CreateToken(%q, %s…)", handle, prefix)
+	tag, err := s.db.Pool().Exec(ctx, `
 INSERT INTO tokens (hash, prefix, submitter_id)
 SELECT $1, $2, id FROM submitters WHERE lower(handle) = lower($3)`, hash, prefix, handle)
 	if err == nil && tag.RowsAffected() == 0 {
@@ -116,8 +117,8 @@ func (s *Store) TokenSubmitter(ctx context.Context, hash []byte) (handle string,
 // one token whose shown prefix is prefix, and returns its submitter's
 // handle. Revoking a revoked token again is harmless.
 func (s *Store) RevokeToken(ctx context.Context, hash []byte, prefix string) (handle string, err error) {
-	defer wrap(&err, "RevokeToken(%s…)", prefix)
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "RevokeToken(%s…)", prefix)
+	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		rows, _ := tx.Query(ctx, `
 UPDATE tokens t SET revoked_at = coalesce(t.revoked_at, now())
 FROM submitters s
@@ -142,8 +143,8 @@ RETURNING s.handle`, hash, prefix)
 // missing (or hidden) run is ErrNotFound; another's, or an anonymous one,
 // ErrNotOwner.
 func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
-	defer wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -152,7 +153,7 @@ func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err erro
 SELECT s.handle FROM runs r LEFT JOIN submitters s ON s.id = r.submitter_id
 WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if owner == nil || *owner != handle {
 			return ErrNotOwner
@@ -176,8 +177,8 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 // it again (a moderator's hide, which they may not, is ModerateHideRun).
 // It bumps the revision so no cached page outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
-	defer wrap(&err, "HideRun(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "HideRun(%q)", id)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -203,7 +204,7 @@ func hideWith(ctx context.Context, tx pgx.Tx, id, update string, args ...any) er
 	var wasHidden bool
 	err := tx.QueryRow(ctx, `SELECT hidden FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&wasHidden)
 	if err != nil {
-		return notFound(err)
+		return db.NotFound(err)
 	}
 	if _, err := tx.Exec(ctx, update, append([]any{id}, args...)...); err != nil {
 		return err

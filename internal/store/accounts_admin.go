@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // GrantAdmin makes the account handle an admin and notes it in the audit
 // log as done by actor. An unknown handle is ErrNotFound.
 func (s *Store) GrantAdmin(ctx context.Context, handle, actor string) (err error) {
-	defer wrap(&err, "GrantAdmin(%q)", handle)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "GrantAdmin(%q)", handle)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE submitters SET role = 'admin' WHERE lower(handle) = lower($1)`, handle)
 		if err != nil {
 			return err
@@ -44,8 +45,8 @@ const auditLimit = 500
 
 // AuditLog returns the newest lines of the audit log.
 func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
-	defer wrap(&err, "AuditLog")
-	rows, _ := s.pool.Query(ctx, `SELECT at, actor, action, target, reason FROM audit_log ORDER BY id DESC LIMIT $1`, auditLimit)
+	defer db.Wrap(&err, "AuditLog")
+	rows, _ := s.db.Pool().Query(ctx, `SELECT at, actor, action, target, reason FROM audit_log ORDER BY id DESC LIMIT $1`, auditLimit)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[AuditEntry])
 }
 
@@ -53,14 +54,14 @@ func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
 // tokens stop working (TokenSubmitter answers ErrRevoked), and the act is
 // logged with the moderator and the reason.
 func (s *Store) SuspendAccount(ctx context.Context, handle, actor, reason string) (err error) {
-	defer wrap(&err, "SuspendAccount(%q)", handle)
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "SuspendAccount(%q)", handle)
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		var id int64
 		err := tx.QueryRow(ctx, `
 UPDATE submitters SET suspended_at = coalesce(suspended_at, now())
 WHERE lower(handle) = lower($1) RETURNING id`, handle).Scan(&id)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE submitter_id = $1`, id); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ClaimWindow is how long after an anonymous upload its browser may claim
@@ -14,8 +15,8 @@ const ClaimWindow = 24 * 3600
 
 // SetClaim stores the hash of the claim cookie given with anonymous run id.
 func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error) {
-	defer wrap(&err, "SetClaim(%q)", id)
-	_, err = s.pool.Exec(ctx, `UPDATE runs SET claim_hash = $2 WHERE id = $1 AND submitter_id IS NULL`, id, hash)
+	defer db.Wrap(&err, "SetClaim(%q)", id)
+	_, err = s.db.Pool().Exec(ctx, `UPDATE runs SET claim_hash = $2 WHERE id = $1 AND submitter_id IS NULL`, id, hash)
 	return err
 }
 
@@ -25,11 +26,11 @@ func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error
 // account's leaderboard). Any other case is ErrNotFound and changes
 // nothing.
 func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
-	defer wrap(&err, "ClaimRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "ClaimRun(%q, %d)", id, accountID)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		var handle string
 		if err := tx.QueryRow(ctx, `SELECT handle FROM submitters WHERE id = $1`, accountID).Scan(&handle); err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		sub := catalog.Submitter(handle)
 		// The lock order of browse_index.go: the identities row, then

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ErrLastSignIn is returned when unlinking would leave an account no way
@@ -21,20 +22,20 @@ type Identity struct {
 // IdentityAccount returns the account that identity id signs in, or
 // ErrNotFound.
 func (s *Store) IdentityAccount(ctx context.Context, id Identity) (_ *Account, err error) {
-	defer wrap(&err, "IdentityAccount(%s)", id.Provider)
-	rows, _ := s.pool.Query(ctx, `SELECT `+accountColumns+`
+	defer db.Wrap(&err, "IdentityAccount(%s)", id.Provider)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+`
 FROM linked_identities i JOIN submitters s ON s.id = i.submitter_id
 WHERE i.provider = $1 AND i.provider_user_id = $2`, id.Provider, id.UserID)
 	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[Account])
-	return a, notFound(err)
+	return a, db.NotFound(err)
 }
 
 // LinkIdentity lets identity id sign in the account. An identity linked
 // to any account already, or a second one of the same provider, is
 // ErrExists.
 func (s *Store) LinkIdentity(ctx context.Context, accountID int64, id Identity) (err error) {
-	defer wrap(&err, "LinkIdentity(%d, %s)", accountID, id.Provider)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return linkTx(ctx, tx, accountID, id) })
+	defer db.Wrap(&err, "LinkIdentity(%d, %s)", accountID, id.Provider)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return linkTx(ctx, tx, accountID, id) })
 }
 
 func linkTx(ctx context.Context, tx pgx.Tx, accountID int64, id Identity) error {
@@ -52,8 +53,8 @@ func linkTx(ctx context.Context, tx pgx.Tx, accountID int64, id Identity) error 
 // in: that is ErrLastSignIn, and nothing changes. None linked is
 // ErrNotFound.
 func (s *Store) UnlinkIdentity(ctx context.Context, accountID int64, provider string) (err error) {
-	defer wrap(&err, "UnlinkIdentity(%d, %s)", accountID, provider)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "UnlinkIdentity(%d, %s)", accountID, provider)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var others int
 		var password bool
 		// The account's row is locked so two unlinks cannot both pass.
@@ -62,7 +63,7 @@ SELECT s.password_hash IS NOT NULL,
        (SELECT count(*) FROM linked_identities i WHERE i.submitter_id = s.id AND i.provider <> $2)
 FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&password, &others)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if !password && others == 0 {
 			return ErrLastSignIn
@@ -78,7 +79,7 @@ FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&passwo
 // AccountProviders returns the providers the account signs in with, in
 // order.
 func (s *Store) AccountProviders(ctx context.Context, accountID int64) (_ []string, err error) {
-	defer wrap(&err, "AccountProviders(%d)", accountID)
-	rows, _ := s.pool.Query(ctx, `SELECT provider FROM linked_identities WHERE submitter_id = $1 ORDER BY provider`, accountID)
+	defer db.Wrap(&err, "AccountProviders(%d)", accountID)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT provider FROM linked_identities WHERE submitter_id = $1 ORDER BY provider`, accountID)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }

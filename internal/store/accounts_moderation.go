@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ErrModerated is returned when the owner of a run a moderator hid asks
@@ -29,8 +30,8 @@ WHERE id = $1`
 // whatever its owner does, until an admin lifts the moderation; hiding a
 // moderated run again records the newer reason.
 func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
-	defer wrap(&err, "ModerateHideRun(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "ModerateHideRun(%q)", id)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -55,15 +56,15 @@ RETURNING hidden`
 // left it: public again, or still hidden when they had hidden it. A run
 // no moderator hid is ErrNotModerated; none, ErrNotFound.
 func (s *Store) LiftModeration(ctx context.Context, id, actor, reason string) (err error) {
-	defer wrap(&err, "LiftModeration(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "LiftModeration(%q)", id)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var moderated bool
 		err := tx.QueryRow(ctx, `SELECT moderated_at IS NOT NULL FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&moderated)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if !moderated {
 			return ErrNotModerated

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // OwnRun is one run in its owner's list (/account/runs), hidden ones too.
@@ -32,8 +33,8 @@ const ownRunsLimit = 500
 
 // ListOwnRuns returns the runs uploaded by the account, newest first.
 func (s *Store) ListOwnRuns(ctx context.Context, accountID int64) (_ []OwnRun, err error) {
-	defer wrap(&err, "ListOwnRuns(%d)", accountID)
-	rows, _ := s.pool.Query(ctx, `
+	defer db.Wrap(&err, "ListOwnRuns(%d)", accountID)
+	rows, _ := s.db.Pool().Query(ctx, `
 SELECT id, uploaded_at, hidden, edited_at, model_id, hardware_gpu_name, hardware_gpu_count, engine_name, engine_version,
     moderated_at IS NOT NULL AS moderated, coalesce(moderation_reason, '') AS moderation_reason
 FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, accountID, ownRunsLimit)
@@ -45,8 +46,8 @@ FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, 
 // moderator hid is ErrModerated when shown and stays hidden; hiding it
 // only records the owner's wish, kept when the moderation is lifted.
 func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
-	defer wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
@@ -55,7 +56,7 @@ func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64,
 		err := tx.QueryRow(ctx, `SELECT submitter_id, owner_hidden, moderated_at IS NOT NULL FROM runs WHERE id = $1 FOR UPDATE`,
 			id).Scan(&owner, &ownerHidden, &moderated)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		switch {
 		case owner == nil || *owner != accountID:
@@ -103,8 +104,8 @@ func returnInTx(ctx context.Context, tx pgx.Tx, id string) error {
 // RunGone reports whether run id was deleted by its submitter, so its
 // address answers 410 Gone rather than 404.
 func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
-	defer wrap(&err, "RunGone(%q)", id)
-	err = s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deleted_runs WHERE id = $1)`, id).Scan(&gone)
+	defer db.Wrap(&err, "RunGone(%q)", id)
+	err = s.db.Pool().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deleted_runs WHERE id = $1)`, id).Scan(&gone)
 	return gone, err
 }
 
@@ -112,15 +113,15 @@ func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
 // not (hiding first is how people take a run down while they decide). Its
 // address then answers 410 Gone.
 func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (err error) {
-	defer wrap(&err, "DeleteOwnRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "DeleteOwnRun(%q, %d)", id, accountID)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var owner *int64
 		err := tx.QueryRow(ctx, `SELECT submitter_id FROM runs WHERE id = $1 FOR UPDATE`, id).Scan(&owner)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if owner == nil || *owner != accountID {
 			return ErrNotOwner
@@ -140,8 +141,8 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 // when; the stored file is untouched. The revision moves so no cached page
 // outlives the edit.
 func (s *Store) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
-	defer wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 UPDATE runs SET hardware_os = $3, hardware_driver = $4, engine_backend = $5, engine_build = $6,
     engine_launch_command = $7, model_served_name = $8, model_revision = $9,

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Errors of the organisation methods, wrapped like ErrNotFound.
@@ -67,13 +68,13 @@ const OrgRunsLimit = 50
 // first, its pending invitations and its newest visible runs. An unknown
 // slug is ErrNotFound.
 func (s *Store) GetOrg(ctx context.Context, slug string) (_ *Org, err error) {
-	defer wrap(&err, "GetOrg(%q)", slug)
+	defer db.Wrap(&err, "GetOrg(%q)", slug)
 	o := &Org{}
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	err = s.transact(ctx, opts, func(tx pgx.Tx) error {
+	err = s.db.Transact(ctx, opts, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `SELECT id, slug, name FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&o.ID, &o.Slug, &o.Name)
 		if err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		rows, _ := tx.Query(ctx, `
 SELECT s.handle, m.role FROM org_members m JOIN submitters s ON s.id = m.submitter_id
@@ -118,8 +119,8 @@ LIMIT $2`
 // ErrExists: /orgs/acme and /submitters/acme must be one party's. A slug
 // that only looks like one of those (names.Skeleton) is ErrLookalike.
 func (s *Store) CreateOrg(ctx context.Context, accountID int64, slug, name string) (err error) {
-	defer wrap(&err, "CreateOrg(%d, %q)", accountID, slug)
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "CreateOrg(%d, %q)", accountID, slug)
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		c, err := lockedClash(ctx, tx, slug, HandleQuarantine)
 		switch {
 		case err != nil:
@@ -157,15 +158,15 @@ type Membership struct {
 // AccountOrgs returns the organisations the account belongs to and the
 // invitations it has not answered, each by name.
 func (s *Store) AccountOrgs(ctx context.Context, accountID int64) (member, invited []Membership, err error) {
-	defer wrap(&err, "AccountOrgs(%d)", accountID)
-	rows, _ := s.pool.Query(ctx, `
+	defer db.Wrap(&err, "AccountOrgs(%d)", accountID)
+	rows, _ := s.db.Pool().Query(ctx, `
 SELECT o.slug, o.name, m.role, m.joined_at AS since, '' AS invited_by
 FROM org_members m JOIN orgs o ON o.id = m.org_id
 WHERE m.submitter_id = $1 ORDER BY lower(o.name), o.slug`, accountID)
 	if member, err = pgx.CollectRows(rows, pgx.RowToStructByName[Membership]); err != nil {
 		return nil, nil, err
 	}
-	rows, _ = s.pool.Query(ctx, `
+	rows, _ = s.db.Pool().Query(ctx, `
 SELECT o.slug, o.name, '' AS role, i.created_at AS since, coalesce(s.handle, '') AS invited_by
 FROM org_invites i JOIN orgs o ON o.id = i.org_id LEFT JOIN submitters s ON s.id = i.invited_by
 WHERE i.submitter_id = $1 ORDER BY i.created_at DESC, o.slug`, accountID)
@@ -177,8 +178,8 @@ WHERE i.submitter_id = $1 ORDER BY i.created_at DESC, o.slug`, accountID)
 // its member; otherwise ErrNotMember (an unknown slug too, so a form
 // cannot probe for organisations).
 func (s *Store) MemberOrg(ctx context.Context, accountID int64, slug string) (_ *Membership, err error) {
-	defer wrap(&err, "MemberOrg(%d, %q)", accountID, slug)
-	rows, _ := s.pool.Query(ctx, `
+	defer db.Wrap(&err, "MemberOrg(%d, %q)", accountID, slug)
+	rows, _ := s.db.Pool().Query(ctx, `
 SELECT o.slug, o.name, m.role, m.joined_at AS since, '' AS invited_by
 FROM org_members m JOIN orgs o ON o.id = m.org_id
 WHERE m.submitter_id = $1 AND lower(o.slug) = lower($2)`, accountID, slug)

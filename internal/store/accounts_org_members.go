@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // orgRole locks the organisation slug's member rows, so two owners acting
@@ -11,7 +12,7 @@ import (
 // actor's role ("" for a non-member). An unknown slug is ErrNotFound.
 func orgRole(ctx context.Context, tx pgx.Tx, slug string, actorID int64) (orgID int64, role string, err error) {
 	if err := tx.QueryRow(ctx, `SELECT id FROM orgs WHERE lower(slug) = lower($1) FOR UPDATE`, slug).Scan(&orgID); err != nil {
-		return 0, "", notFound(err)
+		return 0, "", db.NotFound(err)
 	}
 	err = tx.QueryRow(ctx, `SELECT coalesce((SELECT role FROM org_members WHERE org_id = $1 AND submitter_id = $2), '')`,
 		orgID, actorID).Scan(&role)
@@ -47,7 +48,7 @@ func ownerActOn(ctx context.Context, tx pgx.Tx, slug string, actorID int64, hand
 // submitterID is the id of the account handle (any case), or ErrNotFound.
 func submitterID(ctx context.Context, tx pgx.Tx, handle string) (id int64, err error) {
 	err = tx.QueryRow(ctx, `SELECT id FROM submitters WHERE lower(handle) = lower($1)`, handle).Scan(&id)
-	return id, notFound(err)
+	return id, db.NotFound(err)
 }
 
 // InviteMember invites the account handle into the organisation slug on
@@ -56,9 +57,9 @@ func submitterID(ctx context.Context, tx pgx.Tx, handle string) (id int64, err e
 // ErrExists; an unknown handle ErrNotFound; an actor who is no owner
 // ErrNotOrgOwner (or ErrNotMember).
 func (s *Store) InviteMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
-	defer wrap(&err, "InviteMember(%d, %q, %q)", actorID, slug, handle)
+	defer db.Wrap(&err, "InviteMember(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes until the invitation is accepted.
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err
@@ -80,9 +81,9 @@ ON CONFLICT DO NOTHING`, orgID, id, actorID)
 // handle ErrNotFound; an actor who is no owner ErrNotOrgOwner (or
 // ErrNotMember).
 func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) (err error) {
-	defer wrap(&err, "WithdrawInvite(%d, %q, %q)", actorID, slug, handle)
+	defer db.Wrap(&err, "WithdrawInvite(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes: an invitation was never a membership.
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err
@@ -99,16 +100,16 @@ func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle 
 // invitation is gone, and nothing else changes) the account's invitation
 // into the organisation slug. No such invitation is ErrNotFound.
 func (s *Store) AnswerInvite(ctx context.Context, accountID int64, slug string, accept bool) (err error) {
-	defer wrap(&err, "AnswerInvite(%d, %q, %v)", accountID, slug, accept)
+	defer db.Wrap(&err, "AnswerInvite(%d, %q, %v)", accountID, slug, accept)
 	// The organisation's page lists its members.
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		var orgID int64
 		err := tx.QueryRow(ctx, `
 DELETE FROM org_invites i USING orgs o
 WHERE o.id = i.org_id AND lower(o.slug) = lower($2) AND i.submitter_id = $1
 RETURNING i.org_id`, accountID, slug).Scan(&orgID)
 		if err != nil || !accept {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		_, err = tx.Exec(ctx, `
 INSERT INTO org_members (org_id, submitter_id, role) VALUES ($1, $2, 'member')
@@ -124,8 +125,8 @@ ON CONFLICT DO NOTHING`, orgID, accountID)
 // uploaded for it stay its runs. A handle that is not a member is
 // ErrNotMember.
 func (s *Store) RemoveMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
-	defer wrap(&err, "RemoveMember(%d, %q, %q)", actorID, slug, handle)
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "RemoveMember(%d, %q, %q)", actorID, slug, handle)
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		orgID, role, err := orgRole(ctx, tx, slug, actorID)
 		if err != nil {
 			return err
@@ -173,9 +174,9 @@ SELECT EXISTS (SELECT 1 FROM org_members WHERE org_id = $1 AND submitter_id = $2
 // behalf of the owner actorID. A handle that is not a member (an invitee
 // included) is ErrNotMember.
 func (s *Store) MakeOwner(ctx context.Context, actorID int64, slug, handle string) (err error) {
-	defer wrap(&err, "MakeOwner(%d, %q, %q)", actorID, slug, handle)
+	defer db.Wrap(&err, "MakeOwner(%d, %q, %q)", actorID, slug, handle)
 	// The organisation's page shows each member's role.
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		orgID, id, err := ownerActOn(ctx, tx, slug, actorID, handle)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // queueRefuseNonMember queues, when r is uploaded for an organisation,
@@ -39,8 +40,8 @@ WHERE lower(o.slug) = lower($1) AND lower(s.handle) = lower($2)`, r.Org.Slug, r.
 // uploads with it are the organisation's while the account is a member.
 // An account that is not a member is ErrNotMember.
 func (s *Store) CreateOrgToken(ctx context.Context, accountID int64, slug string, hash []byte, prefix string) (err error) {
-	defer wrap(&err, "CreateOrgToken(%d, %q, %s…)", accountID, slug, prefix)
-	tag, err := s.pool.Exec(ctx, `
+	defer db.Wrap(&err, "CreateOrgToken(%d, %q, %s…)", accountID, slug, prefix)
+	tag, err := s.db.Pool().Exec(ctx, `
 INSERT INTO tokens (hash, prefix, submitter_id, org_id)
 SELECT $1, $2, m.submitter_id, m.org_id FROM org_members m JOIN orgs o ON o.id = m.org_id
 WHERE m.submitter_id = $3 AND lower(o.slug) = lower($4)`, hash, prefix, accountID, slug)
@@ -58,9 +59,9 @@ WHERE m.submitter_id = $3 AND lower(o.slug) = lower($4)`, hash, prefix, accountI
 // ErrNotFound.
 func (s *Store) TokenUploader(ctx context.Context, hash []byte) (handle, org string, err error) {
 	// No arguments in the wrapped error: the hash is of a secret.
-	defer wrap(&err, "TokenUploader")
+	defer db.Wrap(&err, "TokenUploader")
 	var revoked bool
-	err = s.pool.QueryRow(ctx, `
+	err = s.db.Pool().QueryRow(ctx, `
 UPDATE tokens t SET last_used_at = CASE WHEN t.revoked_at IS NULL THEN now() ELSE t.last_used_at END
 FROM submitters s
 WHERE t.hash = $1 AND s.id = t.submitter_id
@@ -70,7 +71,7 @@ RETURNING s.handle, coalesce((SELECT slug FROM orgs WHERE id = t.org_id), ''),
         SELECT 1 FROM org_members m WHERE m.org_id = t.org_id AND m.submitter_id = t.submitter_id))`,
 		hash).Scan(&handle, &org, &revoked)
 	if err != nil {
-		return "", "", notFound(err)
+		return "", "", db.NotFound(err)
 	}
 	if revoked {
 		return handle, org, ErrRevoked
@@ -81,8 +82,8 @@ RETURNING s.handle, coalesce((SELECT slug FROM orgs WHERE id = t.org_id), ''),
 // OrgNamed returns the organisation slug (any case) as a run names it, or
 // ErrNotFound.
 func (s *Store) OrgNamed(ctx context.Context, slug string) (_ run.Org, err error) {
-	defer wrap(&err, "OrgNamed(%q)", slug)
+	defer db.Wrap(&err, "OrgNamed(%q)", slug)
 	var o run.Org
-	err = s.pool.QueryRow(ctx, `SELECT slug, name FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&o.Slug, &o.Name)
-	return o, notFound(err)
+	err = s.db.Pool().QueryRow(ctx, `SELECT slug, name FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&o.Slug, &o.Name)
+	return o, db.NotFound(err)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ErrRetired is returned when a handle belonged to an account deleted less
@@ -44,8 +45,8 @@ const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce
 // ErrExists; a handle retired less than HandleQuarantine ago ErrRetired;
 // a handle that only looks like one of those (names.Skeleton) ErrLookalike.
 func (s *Store) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
-	defer wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
+	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		id, err = createAccountTx(ctx, tx, NewAccount{Handle: handle, Email: email, PasswordHash: passwordHash})
 		return err
 	})
@@ -64,8 +65,8 @@ type NewAccount struct {
 // one transaction; errors as CreateAccount (a linked identity is ErrExists
 // too).
 func (s *Store) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id int64, err error) {
-	defer wrap(&err, "CreateConfirmedAccount(%q)", a.Handle)
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "CreateConfirmedAccount(%q)", a.Handle)
+	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if id, err = createAccountTx(ctx, tx, a); err != nil || a.Identity == nil {
 			return err
 		}
@@ -96,27 +97,27 @@ VALUES ($1, $2, nullif($3, ''), nullif($4, ''), CASE WHEN $5 THEN now() END) RET
 // AccountByEmail returns the account signing in with email (any case), or
 // ErrNotFound.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (_ *Account, err error) {
-	defer wrap(&err, "AccountByEmail")
+	defer db.Wrap(&err, "AccountByEmail")
 	return s.oneAccount(ctx, `WHERE lower(s.email) = lower($1)`, email)
 }
 
 // AccountByHandle returns the account of handle (any case), or ErrNotFound.
 func (s *Store) AccountByHandle(ctx context.Context, handle string) (_ *Account, err error) {
-	defer wrap(&err, "AccountByHandle(%q)", handle)
+	defer db.Wrap(&err, "AccountByHandle(%q)", handle)
 	return s.oneAccount(ctx, `WHERE lower(s.handle) = lower($1)`, handle)
 }
 
 func (s *Store) oneAccount(ctx context.Context, where string, arg any) (*Account, error) {
-	rows, _ := s.pool.Query(ctx, `SELECT `+accountColumns+` FROM submitters s `+where, arg)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+` FROM submitters s `+where, arg)
 	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[Account])
-	return a, notFound(err)
+	return a, db.NotFound(err)
 }
 
 // SetPassword replaces the account's password hash and ends its sessions:
 // whoever knew the old password is signed out.
 func (s *Store) SetPassword(ctx context.Context, id int64, passwordHash string) (err error) {
-	defer wrap(&err, "SetPassword(%d)", id)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "SetPassword(%d)", id)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE submitters SET password_hash = $2 WHERE id = $1`, id, passwordHash); err != nil {
 			return err
 		}
@@ -129,11 +130,11 @@ func (s *Store) SetPassword(ctx context.Context, id int64, passwordHash string) 
 // stay (still marked as verified when they were), and its handle is
 // retired for HandleQuarantine.
 func (s *Store) DeleteAccount(ctx context.Context, id int64) (err error) {
-	defer wrap(&err, "DeleteAccount(%d)", id)
-	return s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "DeleteAccount(%d)", id)
+	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		var handle string
 		if err := tx.QueryRow(ctx, `DELETE FROM submitters WHERE id = $1 RETURNING handle`, id).Scan(&handle); err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		_, err := tx.Exec(ctx, `
 INSERT INTO retired_handles (handle, skeleton) VALUES (lower($1), $2)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // TokenInfo is one token as its owner's list shows it: never the secret.
@@ -20,8 +21,8 @@ type TokenInfo struct {
 
 // ListTokens returns the account's tokens, newest first.
 func (s *Store) ListTokens(ctx context.Context, accountID int64) (_ []TokenInfo, err error) {
-	defer wrap(&err, "ListTokens(%d)", accountID)
-	rows, _ := s.pool.Query(ctx, `
+	defer db.Wrap(&err, "ListTokens(%d)", accountID)
+	rows, _ := s.db.Pool().Query(ctx, `
 SELECT t.prefix, t.created_at, t.last_used_at, t.revoked_at, coalesce(o.slug, '') AS org
 FROM tokens t LEFT JOIN orgs o ON o.id = t.org_id
 WHERE t.submitter_id = $1 ORDER BY t.created_at DESC, t.id DESC`, accountID)
@@ -31,8 +32,8 @@ WHERE t.submitter_id = $1 ORDER BY t.created_at DESC, t.id DESC`, accountID)
 // RevokeOwnToken revokes the account's token(s) named by prefix; another
 // account's token, or none, is ErrNotFound.
 func (s *Store) RevokeOwnToken(ctx context.Context, accountID int64, prefix string) (err error) {
-	defer wrap(&err, "RevokeOwnToken(%d, %s…)", accountID, prefix)
-	tag, err := s.pool.Exec(ctx, `
+	defer db.Wrap(&err, "RevokeOwnToken(%d, %s…)", accountID, prefix)
+	tag, err := s.db.Pool().Exec(ctx, `
 UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) WHERE submitter_id = $1 AND prefix = $2`, accountID, prefix)
 	if err == nil && tag.RowsAffected() == 0 {
 		err = ErrNotFound

@@ -8,6 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // backfillBrowse gives every run whose slugs were computed by an older
@@ -18,7 +19,7 @@ import (
 // one pass over the stale runs (Go computes the slugs: the catalogue's
 // patterns are not SQL).
 func backfillBrowse(ctx context.Context, databaseURL string) (err error) {
-	defer wrap(&err, "backfillBrowse")
+	defer db.Wrap(&err, "backfillBrowse")
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Run counts (migration 0015). Every upload of one setup used to add to
@@ -101,8 +102,8 @@ func foldCounts(ctx context.Context, tx pgx.Tx) (int64, error) {
 // themselves, so counts are exact either way; folding keeps what they add
 // small.
 func (s *Store) FoldCounts(ctx context.Context) (n int64, err error) {
-	defer wrap(&err, "FoldCounts")
-	err = s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "FoldCounts")
+	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		n, err = foldCounts(ctx, tx)
 		return err
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Identity kinds, as the identities table names them.
@@ -23,9 +24,9 @@ const (
 // IdentityName returns the display name of a slug, or ErrNotFound when no
 // run ever had it.
 func (s *Store) IdentityName(ctx context.Context, kind, slug string) (name string, err error) {
-	defer wrap(&err, "IdentityName(%s, %q)", kind, slug)
-	err = s.public().QueryRow(ctx, `SELECT name FROM identities WHERE kind = $1 AND slug = $2`, kind, slug).Scan(&name)
-	return name, notFound(err)
+	defer db.Wrap(&err, "IdentityName(%s, %q)", kind, slug)
+	err = s.db.Public().QueryRow(ctx, `SELECT name FROM identities WHERE kind = $1 AND slug = $2`, kind, slug).Scan(&name)
+	return name, db.NotFound(err)
 }
 
 // identitiesSQL lists one kind's identities by name, for filter choices.
@@ -36,9 +37,9 @@ const identitiesSQL = `SELECT slug, name FROM identities WHERE kind = $1 ORDER B
 // filter form lists several kinds, and asking for each in turn waited for
 // the database once per kind.
 func (s *Store) IdentityLists(ctx context.Context, kinds []string, limit int) (_ map[string][]catalog.Identity, err error) {
-	defer wrap(&err, "IdentityLists(%v)", kinds)
+	defer db.Wrap(&err, "IdentityLists(%v)", kinds)
 	out := make(map[string][]catalog.Identity, len(kinds))
-	err = s.readBatch(ctx, func(b *pgx.Batch) {
+	err = s.db.ReadBatch(ctx, func(b *pgx.Batch) {
 		for _, kind := range kinds {
 			b.Queue(identitiesSQL, kind, limit)
 		}
@@ -71,7 +72,7 @@ type Found struct {
 // Search finds hardware, engines and models (variants and bases) whose name
 // or slug contains text, case-insensitively; % and _ in text are literal.
 func (s *Store) Search(ctx context.Context, text string, limit int) (_ []Found, err error) {
-	defer wrap(&err, "Search(%q)", text)
+	defer db.Wrap(&err, "Search(%q)", text)
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, nil
@@ -81,7 +82,7 @@ func (s *Store) Search(ctx context.Context, text string, limit int) (_ []Found, 
 	if slug := catalog.Slugify(text); slug != "" {
 		slugPattern = "%" + likeEscaper.Replace(slug) + "%"
 	}
-	rows, _ := s.public().Query(ctx, `
+	rows, _ := s.db.Public().Query(ctx, `
 SELECT kind, slug, name FROM identities
 WHERE kind IN ('hardware', 'engine', 'model', 'model_base') AND (name ILIKE $1 OR slug ILIKE $2)
 ORDER BY array_position(ARRAY['model_base', 'hardware', 'engine', 'model'], kind), length(name), lower(name)
@@ -110,13 +111,13 @@ var groupColumn = map[string]string{KindHardware: "hardware_slug", KindEngine: "
 // engines and models run on a hardware, an engine's versions, a base
 // model's variants.
 func (s *Store) Groups(ctx context.Context, kind, slug string) (_ []Group, err error) {
-	defer wrap(&err, "Groups(%s, %q)", kind, slug)
+	defer db.Wrap(&err, "Groups(%s, %q)", kind, slug)
 	col, ok := groupColumn[kind]
 	if !ok {
 		return nil, fmt.Errorf("no groups by %s", kind)
 	}
 	// The folded counts and the deltas not folded yet (browse_counts.go).
-	rows, _ := s.public().Query(ctx, `
+	rows, _ := s.db.Public().Query(ctx, `
 SELECT model_slug, min(model_base_slug), hardware_slug, engine_slug, engine_version, quantization_slug, sum(runs)::bigint
 FROM (`+groupCounts+` FROM browse_groups WHERE `+col+` = $1
     UNION ALL `+groupCounts+` FROM browse_count_deltas WHERE `+col+` = $1) AS g
@@ -138,7 +139,7 @@ type GridPoint struct{ Context, Concurrency int }
 // submitter), with the run that holds it; points nobody measured are left
 // out. Order and ties as on the leaderboard.
 func (s *Store) BestAt(ctx context.Context, kind, slug string, points []GridPoint) (_ map[GridPoint]LeaderRow, err error) {
-	defer wrap(&err, "BestAt(%s, %q)", kind, slug)
+	defer db.Wrap(&err, "BestAt(%s, %q)", kind, slug)
 	out := make(map[GridPoint]LeaderRow, len(points))
 	args := []any{slug, MetricTotal}
 	table, col := groupBests.name, groupColumn[kind]
@@ -167,7 +168,7 @@ CROSS JOIN LATERAL (SELECT * FROM ` + table + ` b0
 		args = append(args, p.Context, p.Concurrency)
 		in = append(in, fmt.Sprintf("($%d::integer, $%d::integer)", len(args)-1, len(args)))
 	}
-	rows, _ := s.public().Query(ctx, fmt.Sprintf(sql, strings.Join(in, ", ")), args...)
+	rows, _ := s.db.Public().Query(ctx, fmt.Sprintf(sql, strings.Join(in, ", ")), args...)
 	defer rows.Close()
 	for rows.Next() {
 		var p GridPoint
@@ -191,8 +192,8 @@ func scanLeaderAt(rows pgx.Rows, p *GridPoint) (LeaderRow, error) {
 // IdentityNames returns the display names of slugs of one kind, by slug;
 // slugs never seen are missing from the map.
 func (s *Store) IdentityNames(ctx context.Context, kind string, slugs []string) (_ map[string]string, err error) {
-	defer wrap(&err, "IdentityNames(%s)", kind)
-	rows, _ := s.public().Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 AND slug = ANY($2)`, kind, slugs)
+	defer db.Wrap(&err, "IdentityNames(%s)", kind)
+	rows, _ := s.db.Public().Query(ctx, `SELECT slug, name FROM identities WHERE kind = $1 AND slug = ANY($2)`, kind, slugs)
 	list, err := pgx.CollectRows(rows, scanIdentity)
 	if err != nil {
 		return nil, err

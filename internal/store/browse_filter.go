@@ -121,7 +121,7 @@ func (s *Store) filter(ctx context.Context, q *query, f RunFilter, alias string,
 // variant (model_slug). A slug that is both is the base: it is the wider.
 func (s *Store) modelColumn(ctx context.Context, slug string) (string, error) {
 	var base bool
-	err := s.public().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM identities WHERE kind = 'model_base' AND slug = $1)`,
+	err := s.db.Public().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM identities WHERE kind = 'model_base' AND slug = $1)`,
 		slug).Scan(&base)
 	if base {
 		return "model_base_slug", err

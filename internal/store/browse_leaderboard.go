@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Leaderboard metrics: the column of decode_cells a leaderboard ranks by.
@@ -90,7 +91,7 @@ const leaderOrder = `b.sort_value, b.uploaded_at, b.run_id`
 // version and the submitter (which a group's runs do not share) ranks from
 // the matching runs' own cells instead (RunFilter.bests).
 func (s *Store) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow, err error) {
-	defer wrap(&err, "Leaderboard(%+v)", lq)
+	defer db.Wrap(&err, "Leaderboard(%+v)", lq)
 	return s.leaderboard(ctx, lq, false)
 }
 
@@ -122,7 +123,7 @@ func (s *Store) leaderboard(ctx context.Context, lq LeaderQuery, live bool) (_ [
 	// the same rows.
 	sql := fmt.Sprintf(`SELECT %s FROM (SELECT b.* FROM %s%s ORDER BY %s LIMIT $%d) AS b%s
 ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoins, leaderOrder)
-	rows, _ := s.public().Query(ctx, sql, q.args...)
+	rows, _ := s.db.Public().Query(ctx, sql, q.args...)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (LeaderRow, error) {
 		var l LeaderRow
 		err := row.Scan(l.dest()...)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // RunSort orders a list of runs. Every order ends with uploaded_at and id,
@@ -127,7 +128,7 @@ const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_sl
 // ListRuns returns at most limit runs matching f in sort order, starting
 // after the cursor (nil: from the top), and whether more follow.
 func (s *Store) ListRuns(ctx context.Context, f RunFilter, sort RunSort, after *Cursor, limit int) (_ []RunItem, more bool, err error) {
-	defer wrap(&err, "ListRuns(%+v, %s)", f, sort)
+	defer db.Wrap(&err, "ListRuns(%+v, %s)", f, sort)
 	var q query
 	q.add("NOT r.hidden") // taken down by their submitter (accounts)
 	if err := s.filter(ctx, &q, f, "r", true); err != nil {
@@ -152,7 +153,7 @@ func (s *Store) ListRuns(ctx context.Context, f RunFilter, sort RunSort, after *
 	// generic plan assumes a tenth of the rows, so PostgreSQL would plan
 	// every call anew (see filter); pages use a handful of limits.
 	sql := fmt.Sprintf("SELECT %s FROM runs r%s ORDER BY %s LIMIT %d", runItemColumns, q.sql(), order, limit+1)
-	rows, _ := s.public().Query(ctx, sql, q.args...)
+	rows, _ := s.db.Public().Query(ctx, sql, q.args...)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[RunItem])
 	if err != nil {
 		return nil, false, err

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // IdentityRuns is one identity with its number of visible runs; for a
@@ -22,11 +23,11 @@ type IdentityRuns struct {
 // per identity (identity_runs), so the answer costs the same however many
 // runs and browse groups there are.
 func (s *Store) CountIdentities(ctx context.Context, kind string) (_ []IdentityRuns, err error) {
-	defer wrap(&err, "CountIdentities(%s)", kind)
+	defer db.Wrap(&err, "CountIdentities(%s)", kind)
 	if _, ok := groupColumn[kind]; !ok || kind == KindModelBase {
 		return nil, fmt.Errorf("no counts by %s", kind)
 	}
-	rows, _ := s.public().Query(ctx, countIdentitiesSQL, kind)
+	rows, _ := s.db.Public().Query(ctx, countIdentitiesSQL, kind)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (IdentityRuns, error) {
 		var c IdentityRuns
 		err := row.Scan(&c.Slug, &c.Name, &c.Runs, &c.Base.Slug, &c.Base.Name)

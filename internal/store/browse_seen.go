@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // SeenWith returns the identities of the given kinds (hardware, engine,
@@ -20,7 +21,7 @@ import (
 // number grows with runs (docs/scale.md). The slug is opaque to the planner
 // (SELECT $1), as in ListRuns, so one generic plan serves every slug.
 func (s *Store) SeenWith(ctx context.Context, kind, slug string, kinds []string) (_ []Found, err error) {
-	defer wrap(&err, "SeenWith(%s, %q)", kind, slug)
+	defer db.Wrap(&err, "SeenWith(%s, %q)", kind, slug)
 	col, ok := groupColumn[kind]
 	if !ok {
 		return nil, fmt.Errorf("no groups by %s", kind)
@@ -39,7 +40,7 @@ WHERE i.kind = '%s' AND EXISTS (SELECT FROM browse_groups g WHERE g.%s = (SELECT
 	if len(branches) == 0 {
 		return nil, nil
 	}
-	rows, _ := s.public().Query(ctx, `SELECT kind, slug, name FROM (`+strings.Join(branches, "\nUNION ALL\n")+`) AS x
+	rows, _ := s.db.Public().Query(ctx, `SELECT kind, slug, name FROM (`+strings.Join(branches, "\nUNION ALL\n")+`) AS x
 ORDER BY ord, lower(name), slug`, slug)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Found, error) {
 		var f Found
@@ -59,8 +60,8 @@ type VersionRuns struct {
 // reads one row per version (engine_version_runs), however many browse
 // groups the engine has.
 func (s *Store) EngineVersions(ctx context.Context, engine string) (_ []VersionRuns, err error) {
-	defer wrap(&err, "EngineVersions(%q)", engine)
-	rows, _ := s.public().Query(ctx, engineVersionsSQL, engine)
+	defer db.Wrap(&err, "EngineVersions(%q)", engine)
+	rows, _ := s.db.Public().Query(ctx, engineVersionsSQL, engine)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (VersionRuns, error) {
 		var v VersionRuns
 		err := row.Scan(&v.Version, &v.Runs)

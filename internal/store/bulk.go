@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // The bulk load is how `speedmatrix demo` reaches a million runs. Bulk.CopyRuns
@@ -43,13 +44,13 @@ type Bulk struct {
 
 // NewBulk starts a bulk load.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
-	defer wrap(&err, "NewBulk")
+	defer db.Wrap(&err, "NewBulk")
 	b := &Bulk{s: s, index: newFreshIndex()}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
 	// transaction). Anyone else pays for it.
-	err = s.pool.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&b.replica)
+	err = s.db.Pool().QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&b.replica)
 	return b, err
 }
 
@@ -59,7 +60,7 @@ func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 // another key holds the short one. It refuses runs with a verified
 // submitter, which belong to an account: the bulk load is for demo data.
 func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err error) {
-	defer wrap(&err, "CopyRuns(%d runs)", len(runs))
+	defer db.Wrap(&err, "CopyRuns(%d runs)", len(runs))
 	uploaded := make([]time.Time, len(runs))
 	for i, nr := range runs {
 		if nr.DedupeKey == "" {
@@ -75,7 +76,7 @@ func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err e
 		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
 	}
 	out := make([]Inserted, len(runs))
-	err = b.s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	err = b.s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		return b.copyRuns(ctx, tx, runs, uploaded, out)
 	}))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // bestKey is a table of bests' primary key (bestTable.key): extra is the
@@ -172,8 +173,8 @@ func (t bestTable) extraOf(r *run.Run, submitter string) string {
 // every leaderboard and entity page may have changed. A long load calls it
 // now and then, so that what an interruption leaves unranked stays small.
 func (b *Bulk) Finish(ctx context.Context) (err error) {
-	defer wrap(&err, "Bulk.Finish")
-	err = b.s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
+	defer db.Wrap(&err, "Bulk.Finish")
+	err = b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
 		batch := &pgx.Batch{}
 		batch.Queue(lockBestSharedSQL, bestLock) // the lock order of queueUpload
 		if b.replica {                           // every run_id is a stored run's (see NewBulk)
@@ -216,8 +217,8 @@ func newBestMaps() bestMaps {
 // interrupted before its Finish, whose runs were never offered. It sorts
 // every rankable cell, minutes at a million runs.
 func (s *Store) RebuildBrowse(ctx context.Context) (err error) {
-	defer wrap(&err, "RebuildBrowse")
-	err = s.transactChange(ctx, func(tx pgx.Tx) (Change, error) {
+	defer db.Wrap(&err, "RebuildBrowse")
+	err = s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
 		if err := lockBest(ctx, tx); err != nil {
 			return Change{}, err
 		}

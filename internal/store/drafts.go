@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // Draft is an upload read but not published: its files as uploaded, the
@@ -41,7 +42,7 @@ type Draft struct {
 
 // InsertDraft stores a new draft.
 func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
-	defer wrap(&err, "InsertDraft")
+	defer db.Wrap(&err, "InsertDraft")
 	names := make([]string, len(d.Files))
 	data := make([][]byte, len(d.Files))
 	for i, f := range d.Files {
@@ -51,7 +52,7 @@ func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
 	if fields == nil {
 		fields = map[string]string{}
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO drafts (id, owner, account, org, file_names, file_data, parsed, fields, created_at, expires_at)
+	_, err = s.db.Pool().Exec(ctx, `INSERT INTO drafts (id, owner, account, org, file_names, file_data, parsed, fields, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		d.ID, d.Owner, d.Account, d.Org, names, data, d.Parsed, fields, d.CreatedAt.UTC(), d.ExpiresAt.UTC())
 	return err
@@ -61,12 +62,12 @@ func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
 // now; any other (unknown, someone else's, expired) is ErrNotFound, so a
 // stranger cannot tell whether an address exists.
 func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now time.Time) (_ *Draft, err error) {
-	defer wrap(&err, "GetDraft(%q)", id)
+	defer db.Wrap(&err, "GetDraft(%q)", id)
 	d := &Draft{ID: id}
 	var names []string
 	var data [][]byte
 	var published *string
-	err = s.pool.QueryRow(ctx, `SELECT owner, account, org, file_names, file_data, parsed, fields, published_run, created_at, expires_at
+	err = s.db.Pool().QueryRow(ctx, `SELECT owner, account, org, file_names, file_data, parsed, fields, published_run, created_at, expires_at
 		FROM drafts WHERE id = $1 AND owner = ANY($2) AND expires_at > $3`, id, owners, now.UTC()).
 		Scan(&d.Owner, &d.Account, &d.Org, &names, &data, &d.Parsed, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -87,7 +88,7 @@ func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now ti
 // SetDraftFields keeps the fields typed on the preview, so the preview
 // shows them when the page comes back.
 func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string]string) (err error) {
-	defer wrap(&err, "SetDraftFields(%q)", id)
+	defer db.Wrap(&err, "SetDraftFields(%q)", id)
 	return s.execOne(ctx, `UPDATE drafts SET fields = $2 WHERE id = $1 AND published_run IS NULL`, id, fields)
 }
 
@@ -95,35 +96,35 @@ func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string
 // their parse: the run keeps them now, and a second publish only needs the
 // run's id.
 func (s *Store) PublishDraft(ctx context.Context, id, runID string) (err error) {
-	defer wrap(&err, "PublishDraft(%q)", id)
+	defer db.Wrap(&err, "PublishDraft(%q)", id)
 	return s.execOne(ctx, `UPDATE drafts SET published_run = $2, file_names = '{}', file_data = '{}', parsed = NULL WHERE id = $1`, id, runID)
 }
 
 // DeleteDraft discards the draft id of one of owners.
 func (s *Store) DeleteDraft(ctx context.Context, id string, owners []string) (err error) {
-	defer wrap(&err, "DeleteDraft(%q)", id)
+	defer db.Wrap(&err, "DeleteDraft(%q)", id)
 	return s.execOne(ctx, `DELETE FROM drafts WHERE id = $1 AND owner = ANY($2)`, id, owners)
 }
 
 // DisownDrafts gives every draft of account handle that a browser owns to
 // owner, the account's own key: the browsers no longer see them.
 func (s *Store) DisownDrafts(ctx context.Context, handle, owner string) (err error) {
-	defer wrap(&err, "DisownDrafts(%q)", handle)
-	_, err = s.pool.Exec(ctx, `UPDATE drafts SET owner = $2 WHERE account = $1 AND owner LIKE 'browser:%'`, handle, owner)
+	defer db.Wrap(&err, "DisownDrafts(%q)", handle)
+	_, err = s.db.Pool().Exec(ctx, `UPDATE drafts SET owner = $2 WHERE account = $1 AND owner LIKE 'browser:%'`, handle, owner)
 	return err
 }
 
 // DeleteExpiredDrafts deletes every draft whose time is up at now and
 // returns how many.
 func (s *Store) DeleteExpiredDrafts(ctx context.Context, now time.Time) (n int64, err error) {
-	defer wrap(&err, "DeleteExpiredDrafts")
-	tag, err := s.pool.Exec(ctx, `DELETE FROM drafts WHERE expires_at <= $1`, now.UTC())
+	defer db.Wrap(&err, "DeleteExpiredDrafts")
+	tag, err := s.db.Pool().Exec(ctx, `DELETE FROM drafts WHERE expires_at <= $1`, now.UTC())
 	return tag.RowsAffected(), err
 }
 
 // execOne runs a statement that must touch one row; none is ErrNotFound.
 func (s *Store) execOne(ctx context.Context, sql string, args ...any) error {
-	tag, err := s.pool.Exec(ctx, sql, args...)
+	tag, err := s.db.Pool().Exec(ctx, sql, args...)
 	if err != nil {
 		return err
 	}

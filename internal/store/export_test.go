@@ -15,15 +15,15 @@ import (
 // RunIDs exposes runIDs.
 var RunIDs = runIDs
 
-// Transact exposes transact.
+// Transact exposes db.DB.Transact.
 func Transact(ctx context.Context, s *Store, fn func(pgx.Tx) error) error {
-	return s.transact(ctx, pgx.TxOptions{}, fn)
+	return s.db.Transact(ctx, pgx.TxOptions{}, fn)
 }
 
 // RebuildAllBest recomputes best_cells and browse_groups from every run, as
 // the backfill does: what the kept-current index must equal.
 func RebuildAllBest(ctx context.Context, s *Store) error {
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func RebuildAllBest(ctx context.Context, s *Store) error {
 func InsertRunHeld(ctx context.Context, s *Store, r *run.Run, key string, held func()) (id string, err error) {
 	id, _ = runIDs(key)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
-	return id, s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return id, s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		sql, args := insertRun(id, key, uploaded, r)
 		if _, err := tx.Exec(ctx, sql, args...); err != nil {
 			return err

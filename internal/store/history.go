@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // HistoryQuery names one setup and cell: the model (a variant's or a base
@@ -29,8 +30,8 @@ type HistoryPoint struct {
 // then the smaller id), read from history_cells, in no particular order:
 // versions are ordered by internal/history, which knows how to read them.
 func (s *Store) History(ctx context.Context, q HistoryQuery) (_ []HistoryPoint, err error) {
-	defer wrap(&err, "History(%+v)", q)
-	rows, _ := s.public().Query(ctx, historySQL,
+	defer db.Wrap(&err, "History(%+v)", q)
+	rows, _ := s.db.Public().Query(ctx, historySQL,
 		q.Model, q.Hardware, q.Engine, q.Quantization, q.Context, q.Concurrency)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[HistoryPoint])
 }
@@ -45,15 +46,15 @@ type HistoryOptions struct {
 
 // HistoryChoices returns the options of q's setup (its cell ignored).
 func (s *Store) HistoryChoices(ctx context.Context, q HistoryQuery) (_ HistoryOptions, err error) {
-	defer wrap(&err, "HistoryChoices(%+v)", q)
+	defer db.Wrap(&err, "HistoryChoices(%+v)", q)
 	var o HistoryOptions
 	args := []any{q.Model, q.Hardware, q.Engine, q.Quantization}
-	rows, _ := s.public().Query(ctx, historyCellsSQL, args...)
+	rows, _ := s.db.Public().Query(ctx, historyCellsSQL, args...)
 	if o.Cells, err = pgx.CollectRows(rows, pgx.RowToStructByPos[GridPoint]); err != nil {
 		return o, err
 	}
 	args[3] = "" // every quantization of the setup
-	rows, _ = s.public().Query(ctx, historyQuantizationsSQL, args...)
+	rows, _ = s.db.Public().Query(ctx, historyQuantizationsSQL, args...)
 	o.Quantizations, err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return o, err
 }
@@ -62,13 +63,13 @@ func (s *Store) HistoryChoices(ctx context.Context, q HistoryQuery) (_ HistoryOp
 // left zero) and the engine versions its setup's runs name, so a report
 // can link to the history when earlier versions exist.
 func (s *Store) SetupVersions(ctx context.Context, id string) (q HistoryQuery, version string, versions []string, err error) {
-	defer wrap(&err, "SetupVersions(%q)", id)
-	err = s.public().QueryRow(ctx, `SELECT model_slug, hardware_slug, engine_slug, quantization_slug, engine_version
+	defer db.Wrap(&err, "SetupVersions(%q)", id)
+	err = s.db.Public().QueryRow(ctx, `SELECT model_slug, hardware_slug, engine_slug, quantization_slug, engine_version
 FROM runs WHERE id = $1`, id).Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantization, &version)
 	if err != nil {
-		return q, "", nil, notFound(err)
+		return q, "", nil, db.NotFound(err)
 	}
-	rows, _ := s.public().Query(ctx, setupVersionsSQL, q.Model, q.Hardware, q.Engine, q.Quantization)
+	rows, _ := s.db.Public().Query(ctx, setupVersionsSQL, q.Model, q.Hardware, q.Engine, q.Quantization)
 	versions, err = pgx.CollectRows(rows, pgx.RowTo[string])
 	return q, version, versions, err
 }
@@ -91,12 +92,12 @@ var historyKindColumn = map[string]string{KindHardware: "hardware_slug", KindEng
 // one range of history_setups (migration 0021), however many setups the
 // identity has.
 func (s *Store) SetupsWithHistory(ctx context.Context, kind, slug string, limit int) (_ []Setup, err error) {
-	defer wrap(&err, "SetupsWithHistory(%s, %q)", kind, slug)
+	defer db.Wrap(&err, "SetupsWithHistory(%s, %q)", kind, slug)
 	col, ok := historyKindColumn[kind]
 	if !ok {
 		return nil, nil
 	}
-	rows, _ := s.public().Query(ctx, setupsWithHistorySQL(col), slug, limit)
+	rows, _ := s.db.Public().Query(ctx, setupsWithHistorySQL(col), slug, limit)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Setup, error) {
 		var st Setup
 		err := row.Scan(&st.Model, &st.Hardware, &st.Engine, &st.Quantization, &st.Versions)
@@ -166,4 +167,17 @@ func seriesResult(br pgx.BatchResults) (ids []string, reset bool, err error) {
 		return nil, true, nil
 	}
 	return ids, false, nil
+}
+
+// runChange is a write that changes run id's own pages and the lists, and
+// perhaps the history link of its setup's other versions (read before fn,
+// which may delete the run).
+func runChange(ctx context.Context, id string, fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
+	return func(tx pgx.Tx) (Change, error) {
+		others, reset, err := seriesRuns(ctx, tx, id)
+		if err != nil {
+			return Change{}, err
+		}
+		return Change{Runs: append(others, id), Site: true, Reset: reset}, fn(tx)
+	}
 }

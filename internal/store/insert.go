@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // InsertRun stores r, its source document and its cells in one transaction,
@@ -20,7 +21,7 @@ import (
 // On success it sets r.ID, r.Revision (1) and r.UploadedAt (now, when zero;
 // always cut to microseconds, as PostgreSQL keeps it).
 func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte) (id string, created bool, err error) {
-	defer wrap(&err, "InsertRun(%q)", dedupeKey)
+	defer db.Wrap(&err, "InsertRun(%q)", dedupeKey)
 	if dedupeKey == "" {
 		return "", false, errors.New("empty dedupe key")
 	}
@@ -38,7 +39,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	// the cells, the browse index, COMMIT and the announcement.
 	var c Change
 	row := newRunRow{r: r, dedupeKey: dedupeKey, uploaded: uploaded}
-	err = transactBatch(ctx, s.pool, uploadTx, row.queue, func(tx pgx.Tx, br pgx.BatchResults) error {
+	err = s.db.TransactBatch(ctx, uploadTx, row.queue, func(tx pgx.Tx, br pgx.BatchResults) error {
 		if err := row.read(ctx, tx, br); err != nil {
 			return err
 		}
@@ -52,18 +53,17 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		b := &pgx.Batch{}
 		u := s.bounds.startUpload(row.epoch)
 		queueUpload(b, id, source, r, uploaded, u)
-		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
+		if err := s.db.QueueCommitAnnounce(b, c); err != nil {
 			return err
 		}
-		if err := sendCommitAnnounced(ctx, tx, b); err != nil {
+		if err := db.SendCommitAnnounced(ctx, tx, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
 		u.committed() // only now: a rolled-back offer proves nothing
 		return nil
 	})
 	if err == nil && created {
-		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
-		s.publish(c)              // committed: this process's caches renew before the answer
+		s.db.PublishCommitted(ctx, c) // committed: this process's caches renew before the answer
 	}
 	if err != nil {
 		// A failure may mean the database is not the one the bounds were

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // NewRun is one run for InsertRuns: the derived run, its dedupe key and its
@@ -41,7 +42,7 @@ const bulkLock = 0x5e3d_b01c
 // the bulk path of `speedmatrix demo`. On success it sets ID, Revision and
 // UploadedAt of every run it created, as InsertRun does.
 func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err error) {
-	defer wrap(&err, "InsertRuns(%d runs)", len(runs))
+	defer db.Wrap(&err, "InsertRuns(%d runs)", len(runs))
 	uploaded := make([]time.Time, len(runs))
 	for i, nr := range runs {
 		if nr.DedupeKey == "" {
@@ -54,7 +55,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
 	}
 	out := make([]Inserted, len(runs))
-	err = s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	err = s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		if err := insertRunRows(ctx, tx, runs, uploaded, out); err != nil {
 			return err
 		}
@@ -190,7 +191,7 @@ func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 // the sizes of the empty tables and picks poor indexes: offer_best_cells.sql
 // went from 0.56 s to 2.2 s per batch at 27k runs.
 func (s *Store) Analyze(ctx context.Context) (err error) {
-	defer wrap(&err, "Analyze")
-	_, err = s.pool.Exec(ctx, `ANALYZE runs, decode_cells, prefill_rows, best_cells, version_best_cells, submitter_best_cells, browse_groups, identities, history_cells, history_versions, history_setups`)
+	defer db.Wrap(&err, "Analyze")
+	_, err = s.db.Pool().Exec(ctx, `ANALYZE runs, decode_cells, prefill_rows, best_cells, version_best_cells, submitter_best_cells, browse_groups, identities, history_cells, history_versions, history_setups`)
 	return err
 }

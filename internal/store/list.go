@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // RunSummary is one line of a list of runs.
@@ -28,8 +29,8 @@ type RunSummary struct {
 // Runs of one microsecond come in descending id, as on /runs: one index,
 // runs_newest_idx read backward, serves both.
 func (s *Store) ListRecent(ctx context.Context, limit int) (_ []RunSummary, err error) {
-	defer wrap(&err, "ListRecent(%d)", limit)
-	rows, _ := s.public().Query(ctx, `
+	defer db.Wrap(&err, "ListRecent(%d)", limit)
+	rows, _ := s.db.Public().Query(ctx, `
 SELECT r.id, r.model_id, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb,
     r.engine_name, r.engine_version, r.engine_quantization, r.submitter, r.uploaded_at,
     (SELECT max(c.total_tps) FROM decode_cells c
@@ -50,7 +51,7 @@ LIMIT $1`, limit)
 
 // CountRuns returns the number of stored runs.
 func (s *Store) CountRuns(ctx context.Context) (n int64, err error) {
-	defer wrap(&err, "CountRuns")
-	err = s.pool.QueryRow(ctx, `SELECT count(*) FROM runs`).Scan(&n)
+	defer db.Wrap(&err, "CountRuns")
+	err = s.db.Pool().QueryRow(ctx, `SELECT count(*) FROM runs`).Scan(&n)
 	return n, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ErrLookalike is returned when a new handle or organisation slug is not
@@ -49,7 +50,7 @@ FROM (
 
 // clashOf reads what name meets, counting handles retired less than
 // quarantine ago (0 counts none).
-func clashOf(ctx context.Context, q rowQuerier, name string, quarantine time.Duration) (c nameClash, err error) {
+func clashOf(ctx context.Context, q db.RowQuerier, name string, quarantine time.Duration) (c nameClash, err error) {
 	err = q.QueryRow(ctx, nameClashSQL, name, names.Skeleton(name), quarantine.Seconds()).
 		Scan(&c.handle, &c.org, &c.retired, &c.lookalike)
 	return c, err

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // skeletonTable is a table of names of people and the statements that read
@@ -34,7 +35,7 @@ FROM unnest($1::text[], $2::text[]) AS u(key, skeleton) WHERE t.handle = u.key`}
 // there is nothing to do: one look at the version and an index scan for
 // the rows lacking a skeleton.
 func backfillSkeletons(ctx context.Context, databaseURL string) (err error) {
-	defer wrap(&err, "backfillSkeletons")
+	defer db.Wrap(&err, "backfillSkeletons")
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return err
@@ -82,5 +83,5 @@ ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version`, names.Version)
 // they were computed with: a restore ends with it, since a backup may
 // hold skeletons of another names.Version, or none.
 func (s *Store) refillSkeletons(ctx context.Context) error {
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return fillSkeletons(ctx, tx, true) })
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return fillSkeletons(ctx, tx, true) })
 }

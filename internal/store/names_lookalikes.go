@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // NameInUse is a handle, organisation slug or retired handle, by kind:
@@ -33,8 +34,8 @@ ORDER BY skeleton, kind, lower(name), name`
 // names were taken before they were compared by skeleton and are kept as
 // they are, never renamed; no new one can join them.
 func (s *Store) Lookalikes(ctx context.Context) (groups [][]NameInUse, err error) {
-	defer wrap(&err, "Lookalikes")
-	rows, _ := s.pool.Query(ctx, lookalikesSQL, HandleQuarantine.Seconds())
+	defer db.Wrap(&err, "Lookalikes")
+	rows, _ := s.db.Pool().Query(ctx, lookalikesSQL, HandleQuarantine.Seconds())
 	var skeleton, last string
 	var n NameInUse
 	_, err = pgx.ForEachRow(rows, []any{&skeleton, &n.Kind, &n.Name}, func() error {

@@ -7,14 +7,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // StaleRuns returns the ids of runs derived with other status rules than
 // rulesVersion, or flagged with other calculator tables than boundVersion,
 // oldest first: they are to be derived again from their source.
 func (s *Store) StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
-	defer wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
-	rows, _ := s.pool.Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
+	defer db.Wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
 ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
@@ -24,8 +25,8 @@ ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 // page and ETag of the run is renewed. The facts (hardware, engine, …) and
 // the source stay as they are.
 func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
-	defer wrap(&err, "ReplaceDerived(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	defer db.Wrap(&err, "ReplaceDerived(%q)", id)
+	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
 		if err := lockBest(ctx, tx); err != nil { // it rebuilds the run's group
 			return err
 		}

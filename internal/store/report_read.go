@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // RunReport is what a report page reads: the run as GetRun loads it, and
@@ -32,9 +33,9 @@ FROM runs setup_run WHERE setup_run.id = $1`
 // GetRunReport is GetRun and SetupVersions of run id in one round trip
 // and one snapshot; ErrNotFound when the run is not there or hidden.
 func (s *Store) GetRunReport(ctx context.Context, id string) (_ *RunReport, err error) {
-	defer wrap(&err, "GetRunReport(%q)", id)
+	defer db.Wrap(&err, "GetRunReport(%q)", id)
 	rep := &RunReport{}
-	err = s.readBatch(ctx, func(b *pgx.Batch) {
+	err = s.db.ReadBatch(ctx, func(b *pgx.Batch) {
 		queueRun(b, id)
 		b.Queue(setupVersionsOfRunSQL, id)
 	}, func(br pgx.BatchResults) (err error) {
@@ -42,7 +43,7 @@ func (s *Store) GetRunReport(ctx context.Context, id string) (_ *RunReport, err 
 			return err
 		}
 		q := &rep.Setup
-		return notFound(br.QueryRow().Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantization, &rep.Version, &rep.Versions))
+		return db.NotFound(br.QueryRow().Scan(&q.Model, &q.Hardware, &q.Engine, &q.Quantization, &rep.Version, &rep.Versions))
 	})
 	if err != nil {
 		return nil, err

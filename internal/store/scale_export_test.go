@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // OpenTraced is Open with a query tracer on every connection: the scale
@@ -19,5 +20,5 @@ func OpenTraced(ctx context.Context, url string, tracer pgx.QueryTracer) (*Store
 	if err != nil {
 		return nil, err
 	}
-	return &Store{pool: pool}, nil
+	return newStore(db.New(pool)), nil
 }

@@ -1,4 +1,4 @@
-package store
+package db
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type Change struct {
 	// Remote is set on changes learnt from the channel, another
 	// instance's, rather than from this process's own commit.
 	Remote bool `json:"-"`
-	// From names the Store that announced it, so its own announcements,
+	// From names the handle (DB) that announced it, so its own announcements,
 	// published already at commit, are not published twice.
 	From string `json:"from,omitempty"`
 }
@@ -46,20 +46,29 @@ type changeHooks struct {
 // this process's own commits (before the writing method returns, so the
 // instance that answered never serves stale afterwards) and, while Listen
 // runs, of every change announced on the channel.
-func (s *Store) OnChange(f func(Change)) {
-	s.changes.mu.Lock()
-	defer s.changes.mu.Unlock()
-	s.changes.hooks = append(s.changes.hooks, f)
+func (d *DB) OnChange(f func(Change)) {
+	d.changes.mu.Lock()
+	defer d.changes.mu.Unlock()
+	d.changes.hooks = append(d.changes.hooks, f)
 }
 
 // publish tells every hook of c.
-func (s *Store) publish(c Change) {
-	s.changes.mu.RLock()
-	hooks := s.changes.hooks
-	s.changes.mu.RUnlock()
+func (d *DB) publish(c Change) {
+	d.changes.mu.RLock()
+	hooks := d.changes.hooks
+	d.changes.mu.RUnlock()
 	for _, f := range hooks {
 		f(c)
 	}
+}
+
+// PublishCommitted tells this process's hooks of c, which a write
+// committed on the primary just now, after learning the primary's
+// position (replica.go): before the hooks renew anything, so that nothing
+// renewed is read from a replica that has not replayed c.
+func (d *DB) PublishCommitted(ctx context.Context, c Change) {
+	d.learnAfter(ctx, d.pool)
+	d.publish(c)
 }
 
 // announce sends c on the channel inside tx, so other instances hear of it
@@ -91,7 +100,7 @@ const notifySQL = `SELECT pg_notify($1, $2)`
 const flushCommitSQL = `SELECT CASE WHEN current_setting('synchronous_commit') = 'off'
     THEN set_config('synchronous_commit', 'local', true) END`
 
-// queueCommitAnnounce queues COMMIT, then the announcement of c in a
+// QueueCommitAnnounce queues COMMIT, then the announcement of c in a
 // transaction of its own, last in a batch a write sends anyway (the
 // upload: announce's round trip saved). Announced inside the write's
 // transaction, c would serialise every commit: PostgreSQL holds one lock
@@ -103,14 +112,15 @@ const flushCommitSQL = `SELECT CASE WHEN current_setting('synchronous_commit') =
 // Listeners hear of the change just after it committed, as before; should
 // the announcement be lost to a crash of the server, so are the
 // listeners' connections, and they reset (Listen). With flushed, the
-// write's own commit flushes the WAL before it returns (replica.go).
-// sendCommitAnnounced sends the batch.
-func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) error {
-	payload, err := announcement(c, from)
+// write's own commit flushes the WAL before it returns (replica.go), as
+// it must when a replica may serve reads. SendCommitAnnounced sends the
+// batch.
+func (d *DB) QueueCommitAnnounce(b *pgx.Batch, c Change) error {
+	payload, err := announcement(c, d.name)
 	if err != nil {
 		return err
 	}
-	if flushed {
+	if d.read != nil {
 		b.Queue(flushCommitSQL)
 	}
 	b.Queue(commitSQL)
@@ -118,14 +128,14 @@ func queueCommitAnnounce(b *pgx.Batch, c Change, from string, flushed bool) erro
 	return nil
 }
 
-// notifyAfterCommitSQL announces a committed change (queueCommitAnnounce).
+// notifyAfterCommitSQL announces a committed change (QueueCommitAnnounce).
 const notifyAfterCommitSQL = `SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true)`
 
-// sendCommitAnnounced sends b, which queueCommitAnnounce ended, on tx and
+// SendCommitAnnounced sends b, which QueueCommitAnnounce ended, on tx and
 // returns the first error up to the commit. The write is committed
 // whatever the announcement does after it, so an announcement that fails
 // is sent once more on its own rather than failing the write.
-func sendCommitAnnounced(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
+func SendCommitAnnounced(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
 	br := tx.SendBatch(ctx, b)
 	for range b.Len() - 1 {
 		if _, err := br.Exec(); err != nil {
@@ -143,7 +153,7 @@ func sendCommitAnnounced(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
 	return nil
 }
 
-// announcement is c's payload on the channel, from the Store named from.
+// announcement is c's payload on the channel, from the DB named from.
 func announcement(c Change, from string) (string, error) {
 	c.From = from
 	payload, err := json.Marshal(c)
@@ -159,42 +169,28 @@ func announcement(c Change, from string) (string, error) {
 // any reports whether c says that anything changed.
 func (c Change) any() bool { return c.Site || c.Reset || len(c.Runs) > 0 }
 
-// transactChange is transact for a write that changes what readers see: fn
-// returns the change, which is announced in the transaction and published
-// to this process's hooks after the commit.
-func (s *Store) transactChange(ctx context.Context, fn func(pgx.Tx) (Change, error)) error {
+// TransactChange is Transact for a write that changes what readers see:
+// fn returns the change, which is announced in the transaction and
+// published to this process's hooks after the commit.
+func (d *DB) TransactChange(ctx context.Context, fn func(pgx.Tx) (Change, error)) error {
 	var c Change
-	err := s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err := d.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var err error
 		if c, err = fn(tx); err != nil {
 			return err
 		}
 		if c.any() {
-			return announce(ctx, tx, c, s.name, s.read != nil)
+			return announce(ctx, tx, c, d.name, d.read != nil)
 		}
 		return nil
 	})
 	if err == nil && c.any() {
-		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
-		s.publish(c)
+		d.PublishCommitted(ctx, c)
 	}
 	return err
 }
 
-// siteChange is a write that changes lists and leaderboards only.
-func siteChange(fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
+// SiteChange is a write that changes lists and leaderboards only.
+func SiteChange(fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
 	return func(tx pgx.Tx) (Change, error) { return Change{Site: true}, fn(tx) }
-}
-
-// runChange is a write that changes run id's own pages and the lists, and
-// perhaps the history link of its setup's other versions (read before fn,
-// which may delete the run).
-func runChange(ctx context.Context, id string, fn func(pgx.Tx) error) func(pgx.Tx) (Change, error) {
-	return func(tx pgx.Tx) (Change, error) {
-		others, reset, err := seriesRuns(ctx, tx, id)
-		if err != nil {
-			return Change{}, err
-		}
-		return Change{Runs: append(others, id), Site: true, Reset: reset}, fn(tx)
-	}
 }

@@ -1,4 +1,4 @@
-package store
+package db
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // (DATABASE_READ_URL); everything else stays on the primary: writes and
 // the reads inside them, accounts and sessions, drafts, LISTEN, and any
 // read under OnPrimary. Which pool a read takes is decided here alone, in
-// Store.reader; the methods of public pages ask s.public(), all others
-// s.pool.
+// DB.reader; the methods of public pages ask Public(), all others
+// Pool().
 //
 // The rule that keeps a replica's lag invisible:
 //
@@ -90,9 +90,9 @@ type ReadStats struct {
 }
 
 // ReadStats reports the counts of public reads, for metrics.
-func (s *Store) ReadStats() ReadStats {
-	st := ReadStats{Primary: s.primaryReads.Load()}
-	if r := s.read; r != nil {
+func (d *DB) ReadStats() ReadStats {
+	st := ReadStats{Primary: d.primaryReads.Load()}
+	if r := d.read; r != nil {
 		st.Replica, st.Behind = r.stats.replica.Load(), r.stats.behind.Load()
 		st.Down, st.Retried = r.stats.down.Load(), r.stats.retried.Load()
 	}
@@ -100,7 +100,7 @@ func (s *Store) ReadStats() ReadStats {
 }
 
 // HasReplica reports whether reads may go to a replica.
-func (s *Store) HasReplica() bool { return s.read != nil }
+func (d *DB) HasReplica() bool { return d.read != nil }
 
 type primaryKey struct{}
 
@@ -112,17 +112,17 @@ func OnPrimary(ctx context.Context) context.Context {
 
 // reader is the pool a public read takes now, and whether it is the
 // replica (package comment above).
-func (s *Store) reader(ctx context.Context) (*pgxpool.Pool, bool) {
-	r := s.read
+func (d *DB) reader(ctx context.Context) (*pgxpool.Pool, bool) {
+	r := d.read
 	if r == nil || ctx.Value(primaryKey{}) != nil {
-		s.primaryReads.Add(1)
-		return s.pool, false
+		d.primaryReads.Add(1)
+		return d.pool, false
 	}
-	if r.caughtUp(ctx, s.seen.v.Load()) {
+	if r.caughtUp(ctx, d.seen.v.Load()) {
 		r.stats.replica.Add(1)
 		return r.pool, true
 	}
-	return s.pool, false
+	return d.pool, false
 }
 
 // caughtUp reports whether the replica has replayed up to need, reading

@@ -1,4 +1,4 @@
-package store
+package db
 
 import (
 	"context"
@@ -59,13 +59,13 @@ func (p *seenLSN) resync(read func() (uint64, error)) error {
 	return nil
 }
 
-// rowQuerier is a pool, a connection or a transaction.
-type rowQuerier interface {
+// RowQuerier is a pool, a connection or a transaction.
+type RowQuerier interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }
 
 // primaryLSN reads the primary's WAL flush position on q.
-func primaryLSN(ctx context.Context, q rowQuerier) (uint64, error) {
+func primaryLSN(ctx context.Context, q RowQuerier) (uint64, error) {
 	var lsn uint64
 	err := q.QueryRow(ctx, `SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint`).Scan(&lsn)
 	return lsn, err
@@ -73,22 +73,22 @@ func primaryLSN(ctx context.Context, q rowQuerier) (uint64, error) {
 
 // learnAfter learns the primary's position after a change committed,
 // reading it on q (the primary). Without a replica no read depends on it.
-func (s *Store) learnAfter(ctx context.Context, q rowQuerier) {
-	if s.read == nil {
+func (d *DB) learnAfter(ctx context.Context, q RowQuerier) {
+	if d.read == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	lsn, err := primaryLSN(ctx, q)
-	s.seen.learn(lsn, err == nil)
+	d.seen.learn(lsn, err == nil)
 }
 
 // resync reads the primary's position on q when the store opens and each
 // time the listener (re)connects: the store then knows of every change
 // committed before.
-func (s *Store) resync(ctx context.Context, q rowQuerier) error {
-	if s.read == nil {
+func (d *DB) resync(ctx context.Context, q RowQuerier) error {
+	if d.read == nil {
 		return nil
 	}
-	return s.seen.resync(func() (uint64, error) { return primaryLSN(ctx, q) })
+	return d.seen.resync(func() (uint64, error) { return primaryLSN(ctx, q) })
 }

@@ -1,4 +1,4 @@
-package store
+package db
 
 import (
 	"context"
@@ -13,19 +13,26 @@ import (
 // When the listening connection is lost it publishes a reset (whatever was
 // announced meanwhile is missed), reconnects with a growing pause, and
 // publishes a reset again once it listens anew. notified, when not nil, is
-// called once per notification received (for metrics).
-func (s *Store) Listen(ctx context.Context, notified func()) {
+// called once per notification received (for metrics). lost, when not
+// nil, is called before each of those resets: what the caller keeps
+// beside the hooks' caches (an upload's bounds on the stored bests) is
+// emptied then as they are, in case the database changed.
+func (d *DB) Listen(ctx context.Context, notified, lost func()) {
+	reset := func() {
+		if lost != nil {
+			lost()
+		}
+		d.publish(Change{Reset: true, Remote: true})
+	}
 	pause := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		conn, err := s.listenConn(ctx)
+		conn, err := d.listenConn(ctx)
 		if err == nil {
 			pause = 100 * time.Millisecond
-			s.bounds.forget()                            // as the caches, in case the database changed
-			s.publish(Change{Reset: true, Remote: true}) // catch up on what was missed
-			s.receive(ctx, conn, notified)
+			reset() // catch up on what was missed
+			d.receive(ctx, conn, notified)
 			_ = conn.Close(context.WithoutCancel(ctx))
-			s.bounds.forget()
-			s.publish(Change{Reset: true, Remote: true}) // from now on we may miss some
+			reset() // from now on we may miss some
 		}
 		select {
 		case <-ctx.Done():
@@ -36,8 +43,8 @@ func (s *Store) Listen(ctx context.Context, notified func()) {
 }
 
 // listenConn takes a connection out of the pool for good and listens on it.
-func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, error) {
-	pc, err := s.pool.Acquire(ctx)
+func (d *DB) listenConn(ctx context.Context) (*pgx.Conn, error) {
+	pc, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +55,7 @@ func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, error) {
 	}
 	// Listening now, the primary's position covers every change we may
 	// have missed: the reset that follows needs a replica that has it.
-	if err := s.resync(ctx, conn); err != nil {
+	if err := d.resync(ctx, conn); err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -57,7 +64,7 @@ func (s *Store) listenConn(ctx context.Context) (*pgx.Conn, error) {
 
 // receive publishes notifications until the connection fails or ctx ends.
 // An unreadable payload is taken as a reset.
-func (s *Store) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
+func (d *DB) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
@@ -70,13 +77,13 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, notified func()) {
 		if json.Unmarshal([]byte(n.Payload), &c) != nil {
 			c = Change{Reset: true}
 		}
-		if c.From == s.name {
+		if c.From == d.name {
 			continue // published when it committed
 		}
 		// The change committed before it was delivered: the primary's
 		// position now is past it (replica.go).
-		s.learnAfter(ctx, conn)
+		d.learnAfter(ctx, conn)
 		c.Remote = true
-		s.publish(c)
+		d.publish(c)
 	}
 }
