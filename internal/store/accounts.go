@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -144,8 +145,8 @@ RETURNING s.handle`, hash, prefix)
 // ErrNotOwner.
 func (s *Store) DeleteOwnedRun(ctx context.Context, id, handle string) (err error) {
 	defer db.Wrap(&err, "DeleteOwnedRun(%q, %q)", id, handle)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var owner *string
@@ -178,15 +179,15 @@ WHERE r.id = $1 AND NOT r.hidden FOR UPDATE OF r`, id).Scan(&owner)
 // It bumps the revision so no cached page outlives it.
 func (s *Store) HideRun(ctx context.Context, id string) (err error) {
 	defer db.Wrap(&err, "HideRun(%q)", id)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		return hideInTx(ctx, tx, id)
 	}))
 }
 
-// hideInTx hides run id in tx, which holds lockBest, as its owner's own
+// hideInTx hides run id in tx, which holds LockBest, as its owner's own
 // choice (or a plain hide, which the owner may undo). A moderator's hide
 // is ModerateHideRun.
 func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
@@ -197,7 +198,7 @@ func hideInTx(ctx context.Context, tx pgx.Tx, id string) error {
 // stays, and lifting it later finds the owner's wish to keep it hidden.
 const hideOwnSQL = `UPDATE runs SET hidden = true, owner_hidden = true, revision = revision + 1 WHERE id = $1`
 
-// hideWith hides run id in tx, which holds lockBest, by update (a
+// hideWith hides run id in tx, which holds LockBest, by update (a
 // statement of $1, the id, and args), and renews its group's count and
 // bests: the one path every kind of hide takes.
 func hideWith(ctx context.Context, tx pgx.Tx, id, update string, args ...any) error {
@@ -212,10 +213,10 @@ func hideWith(ctx context.Context, tx pgx.Tx, id, update string, args ...any) er
 	if !wasHidden {
 		// The run leaves its browse group's count (once, however often
 		// it is hidden).
-		if err := uncountRun(ctx, tx, id); err != nil {
+		if err := bests.UncountRun(ctx, tx, id); err != nil {
 			return err
 		}
 	}
 	// The run may hold a best cell of its group: rebuild the group without it.
-	return rebuildGroup(ctx, tx, id)
+	return bests.RebuildGroup(ctx, tx, id)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -27,13 +28,13 @@ func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error
 // nothing.
 func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
 	defer db.Wrap(&err, "ClaimRun(%q, %d)", id, accountID)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		var handle string
 		if err := tx.QueryRow(ctx, `SELECT handle FROM submitters WHERE id = $1`, accountID).Scan(&handle); err != nil {
 			return db.NotFound(err)
 		}
 		sub := catalog.Submitter(handle)
-		// The lock order of browse_index.go: the identities row, then
+		// The lock order of package bests: the identities row, then
 		// bestLock (the claim changes the run's submitter_slug, so it
 		// rebuilds its group's bests per submitter), then the runs row.
 		_, err := tx.Exec(ctx, `INSERT INTO identities (kind, slug, name) VALUES ('submitter', $1, $2) ON CONFLICT (kind, slug) DO NOTHING`,
@@ -41,7 +42,7 @@ func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash [
 		if err != nil {
 			return err
 		}
-		if err := lockBest(ctx, tx); err != nil {
+		if err := bests.LockBest(ctx, tx); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `
@@ -56,6 +57,6 @@ WHERE id = $1 AND claim_hash = $5 AND submitter_id IS NULL AND NOT hidden
 			return ErrNotFound // the rollback takes the name back too
 		}
 		// Only the submitter changed: the group's other bests stand.
-		return rebuildGroupBests(ctx, tx, id, submitterBests)
+		return bests.RebuildSubmitterBests(ctx, tx, id)
 	}))
 }

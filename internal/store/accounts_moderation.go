@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -31,8 +33,8 @@ WHERE id = $1`
 // moderated run again records the newer reason.
 func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
 	defer db.Wrap(&err, "ModerateHideRun(%q)", id)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		if err := hideWith(ctx, tx, id, moderateSQL, actor, reason); err != nil {
@@ -57,8 +59,8 @@ RETURNING hidden`
 // no moderator hid is ErrNotModerated; none, ErrNotFound.
 func (s *Store) LiftModeration(ctx context.Context, id, actor, reason string) (err error) {
 	defer db.Wrap(&err, "LiftModeration(%q)", id)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var moderated bool

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -47,8 +48,8 @@ FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, 
 // only records the owner's wish, kept when the moderation is lifted.
 func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
 	defer db.Wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var owner *int64
@@ -79,7 +80,7 @@ const showOwnSQL = `UPDATE runs SET hidden = false, owner_hidden = false, revisi
 WHERE id = $1 AND moderated_at IS NULL`
 
 // showInTx makes run id, hidden by its owner, visible again: back in its
-// group's count and among its bests. The caller holds lockBest. A run a
+// group's count and among its bests. The caller holds LockBest. A run a
 // moderator hid is ErrModerated, unchanged.
 func showInTx(ctx context.Context, tx pgx.Tx, id string) error {
 	tag, err := tx.Exec(ctx, showOwnSQL, id)
@@ -93,12 +94,12 @@ func showInTx(ctx context.Context, tx pgx.Tx, id string) error {
 }
 
 // returnInTx puts run id, just made visible, back in its group's count
-// and among its bests. The caller holds lockBest.
+// and among its bests. The caller holds LockBest.
 func returnInTx(ctx context.Context, tx pgx.Tx, id string) error {
-	if err := countRun(ctx, tx, id, 1); err != nil {
+	if err := bests.CountRun(ctx, tx, id, 1); err != nil {
 		return err
 	}
-	return rebuildGroup(ctx, tx, id)
+	return bests.RebuildGroup(ctx, tx, id)
 }
 
 // RunGone reports whether run id was deleted by its submitter, so its
@@ -114,8 +115,8 @@ func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
 // address then answers 410 Gone.
 func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (err error) {
 	defer db.Wrap(&err, "DeleteOwnRun(%q, %d)", id, accountID)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
 			return err
 		}
 		var owner *int64
@@ -142,7 +143,7 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 // outlives the edit.
 func (s *Store) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
 	defer db.Wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 UPDATE runs SET hardware_os = $3, hardware_driver = $4, engine_backend = $5, engine_build = $6,
     engine_launch_command = $7, model_served_name = $8, model_revision = $9,

@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // orgAccounts signs up the accounts of the organisation tests by handle.
@@ -158,7 +159,7 @@ func TestOrgUploads(t *testing.T) {
 	wantErr(t, "invite bob", s.InviteMember(ctx, id["alice"], "acme", "bob"), nil)
 
 	forOrg := func(handle string, verified bool) *run.Run {
-		r := fullRun()
+		r := storetest.FullRun()
 		r.Submitter, r.SubmitterVerified, r.Org = handle, verified, run.Org{Slug: "ACME"}
 		return r
 	}
@@ -170,7 +171,7 @@ func TestOrgUploads(t *testing.T) {
 	wantErr(t, "a claimed name's upload for the org", err, store.ErrNotMember)
 
 	wantErr(t, "bob accepts", s.AnswerInvite(ctx, id["bob"], "acme", true), nil)
-	runID := mustInsertRun(t, s, forOrg("bob", true), "member")
+	runID := storetest.MustInsertRun(t, s, forOrg("bob", true), "member")
 	got, err := s.GetRun(ctx, runID)
 	if err != nil || got.Org != (run.Org{Slug: "acme", Name: "Acme Labs"}) {
 		t.Errorf("the member's run: org %+v, %v", got.Org, err)
@@ -179,7 +180,7 @@ func TestOrgUploads(t *testing.T) {
 	if len(o.Runs) != 1 || o.Runs[0].ID != runID {
 		t.Errorf("org runs = %+v, want the member's run", o.Runs)
 	}
-	mine := mustInsertRun(t, s, fullRun(), "own")
+	mine := storetest.MustInsertRun(t, s, storetest.FullRun(), "own")
 	if got, _ := s.GetRun(ctx, mine); got.Org != (run.Org{}) {
 		t.Errorf("a run uploaded for oneself has org %+v", got.Org)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestAccounts covers submitters, tokens, ownership and hiding in the store.
@@ -56,7 +57,7 @@ func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
 	if h, err := s.TokenSubmitter(ctx, tok.Hash); h != "Sandberg" || err != nil {
 		t.Errorf("TokenSubmitter = %q, %v", h, err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM tokens WHERE last_used_at IS NOT NULL`); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM tokens WHERE last_used_at IS NOT NULL`); n != 1 {
 		t.Errorf("last_used_at not noted")
 	}
 	if _, err := s.TokenSubmitter(ctx, accounts.Hash("lilb_unknown")); !errors.Is(err, store.ErrNotFound) {
@@ -72,23 +73,23 @@ func accountsOwnership(t *testing.T, s *store.Store, url string) (anonID string)
 	t.Helper()
 	ctx := context.Background()
 	// A verified run belongs to its submitter; an unverified one to nobody.
-	owned := fullRun()
+	owned := storetest.FullRun()
 	owned.Submitter, owned.Profile = "Sandberg", "standard"
-	ownedID := mustInsertRun(t, s, owned, "owned")
+	ownedID := storetest.MustInsertRun(t, s, owned, "owned")
 	// A name typed without a token may not be an account's handle.
-	claim := fullRun()
+	claim := storetest.FullRun()
 	claim.Submitter, claim.SubmitterVerified = "SANDBERG", false
 	if _, _, err := s.InsertRun(ctx, claim, "claim", []byte("{}")); err == nil {
 		t.Error("an unverified run naming the account Sandberg was stored")
 	} else if pe, ok := problem.As(err); !ok || pe.Problems[0].Path != "submitter" {
 		t.Errorf("claiming an account's handle = %v, want a refusal naming the submitter field", err)
 	}
-	anon := fullRun()
+	anon := storetest.FullRun()
 	anon.Submitter, anon.SubmitterVerified = "a-passer-by", false
-	anonID = mustInsertRun(t, s, anon, "anon")
+	anonID = storetest.MustInsertRun(t, s, anon, "anon")
 	// Quick runs never rank; standard ones do until they leave.
 	bests := func(id string) int64 {
-		return mustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id)
+		return storetest.MustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id)
 	}
 	if bests(anonID) != 0 || bests(ownedID) == 0 {
 		t.Errorf("best cells: quick run %d (want 0), standard run %d (want some)", bests(anonID), bests(ownedID))
@@ -109,9 +110,9 @@ func accountsOwnership(t *testing.T, s *store.Store, url string) (anonID string)
 	if !slices.Equal(org.Members, want) || len(org.Runs) != 0 {
 		t.Errorf("org = %+v, want %v and no runs", org, want)
 	}
-	standard := fullRun()
+	standard := storetest.FullRun()
 	standard.Profile, standard.UploadedAt = "standard", standard.UploadedAt.Add(time.Hour)
-	standardID := mustInsertRun(t, s, standard, "standard")
+	standardID := storetest.MustInsertRun(t, s, standard, "standard")
 	if err := s.DeleteOwnedRun(ctx, ownedID, "Sandberg"); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func accountsHiding(t *testing.T, s *store.Store, url, anonID string) {
 	if list, _ := s.ListRecent(ctx, 10); len(list) != 0 {
 		t.Errorf("hidden run listed: %v", list)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs WHERE id = $1`, anonID); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM runs WHERE id = $1`, anonID); n != 1 {
 		t.Error("hidden run was deleted")
 	}
 	if _, err := s.GetOrg(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {

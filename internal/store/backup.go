@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -95,13 +96,13 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		if err := copyPrefillRows(ctx, tx, r.ID, r.Prefill); err != nil {
 			return fmt.Errorf("prefill rows: %w", err)
 		}
-		if err := indexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
+		if err := bests.IndexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
 			return err
 		}
 		if !hidden {
 			return nil
 		}
-		if err := lockBest(ctx, tx); err != nil {
+		if err := bests.LockBest(ctx, tx); err != nil {
 			return err
 		}
 		return hideInTx(ctx, tx, r.ID)

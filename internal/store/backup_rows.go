@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -51,7 +52,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// so do the reports of its setup's other versions (history link).
 		c = Change{Site: true, Runs: row.others, Reset: row.reset}
 		b := &pgx.Batch{}
-		u := s.bounds.startUpload(row.epoch)
+		u := s.StartUpload(row.epoch)
 		queueUpload(b, id, source, r, uploaded, u)
 		if err := s.db.QueueCommitAnnounce(b, c); err != nil {
 			return err
@@ -59,7 +60,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		if err := db.SendCommitAnnounced(ctx, tx, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
-		u.committed() // only now: a rolled-back offer proves nothing
+		u.Committed() // only now: a rolled-back offer proves nothing
 		return nil
 	})
 	if err == nil && created {
@@ -70,7 +71,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// learned from; a refusal of the document (a problem it names)
 		// says nothing of that, and must not let anyone empty them.
 		if _, refused := problem.As(err); !refused {
-			s.bounds.forget()
+			s.ForgetBounds()
 		}
 		return "", false, err
 	}
@@ -88,9 +89,9 @@ var uploadTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
 
 // newRunRow is InsertRun's first round trip, for a document not stored
 // yet, the usual upload: the claimed-name check, the read of the run's
-// series (seriesRuns) and the insert under the short id go in the batch
+// series (bests.QueueSeriesOf) and the insert under the short id go in the batch
 // that begins the transaction (queue). The insert reads best_epoch
-// (bestBounds), before the upload takes bestLock. A row that did not go
+// (package bests: the epoch), before the upload takes bestLock. A row that did not go
 // in (the key is stored, maybe by an upload in flight that this one
 // waited for, or another key holds the short id) is settled by
 // insertRunRow (read).
@@ -116,7 +117,7 @@ type newRunRow struct {
 func (n *newRunRow) queue(b *pgx.Batch) {
 	n.check = queueRefuseClaimed(b, n.r)
 	n.member = queueRefuseNonMember(b, n.r)
-	n.series = queueSeriesOf(b, n.r)
+	n.series = bests.QueueSeriesOf(b, n.r)
 	short, _ := runIDs(n.dedupeKey)
 	sql, args := insertRun(short, n.dedupeKey, n.uploaded, n.r)
 	b.Queue(sql, args...)

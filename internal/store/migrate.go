@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 	"github.com/speedmatrix/speedmatrix/migrations"
 )
@@ -83,7 +84,7 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
-	if err := backfillBrowse(ctx, databaseURL); err != nil {
+	if err := bests.Backfill(ctx, databaseURL); err != nil {
 		return err
 	}
 	return backfillSkeletons(ctx, databaseURL)

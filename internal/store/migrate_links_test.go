@@ -13,6 +13,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 	"github.com/speedmatrix/speedmatrix/migrations"
 )
 
@@ -39,7 +40,7 @@ func TestMigrationForgetsMailedLinks(t *testing.T) {
 	// Rows as version 24 wrote them, by plain SQL: the store's own writes
 	// follow the newest schema.
 	reset, confirm, signup, github := secretHash(t), secretHash(t), secretHash(t), secretHash(t)
-	mustExec(t, url, `INSERT INTO submitters (handle, email, password_hash) VALUES ('victim', 'victim@example.org', 'x')`)
+	storetest.MustExec(t, url, `INSERT INTO submitters (handle, email, password_hash) VALUES ('victim', 'victim@example.org', 'x')`)
 	exp := time.Now().Add(time.Hour)
 	for _, q := range []struct {
 		sql  string
@@ -50,7 +51,7 @@ func TestMigrationForgetsMailedLinks(t *testing.T) {
 		{`INSERT INTO pending_signups (hash, handle, email, password_hash, expires_at) VALUES ($1, 'newbie', 'victim@example.org', 'x', $2)`, []any{signup, exp}},
 		{`INSERT INTO pending_signups (hash, handle, provider, provider_user_id, expires_at) VALUES ($1, 'octo', 'github', '4242', $2)`, []any{github, exp}},
 	} {
-		if n := mustQueryInt(t, url, "WITH i AS ("+q.sql+" RETURNING 1) SELECT count(*) FROM i", q.args...); n != 1 {
+		if n := storetest.MustQueryInt(t, url, "WITH i AS ("+q.sql+" RETURNING 1) SELECT count(*) FROM i", q.args...); n != 1 {
 			t.Fatalf("%s: %d rows", q.sql, n)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 	"github.com/speedmatrix/speedmatrix/migrations"
 )
 
@@ -31,13 +32,15 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := fullRun()
+	r := storetest.FullRun()
 	r.Submitter, r.Profile = "Sandberg", "standard"
-	id := mustInsertRun(t, s, r, "spam")
-	bests := func() int64 { return mustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id) }
+	id := storetest.MustInsertRun(t, s, r, "spam")
+	bests := func() int64 {
+		return storetest.MustQueryInt(t, url, `SELECT count(*) FROM best_cells WHERE run_id = $1`, id)
+	}
 	// The browse counts: folded, and appended but not folded yet.
 	counted := func() int64 {
-		return mustQueryInt(t, url, `SELECT (SELECT coalesce(sum(runs), 0) FROM browse_groups)
+		return storetest.MustQueryInt(t, url, `SELECT (SELECT coalesce(sum(runs), 0) FROM browse_groups)
     + (SELECT coalesce(sum(runs), 0) FROM browse_count_deltas)`)
 	}
 	visible := func() bool {
@@ -55,7 +58,7 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	if err := s.ModerateHideRun(ctx, id, "mod", "spam"); err != nil {
 		t.Fatal(err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs WHERE id = $1 AND moderated_at IS NOT NULL
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM runs WHERE id = $1 AND moderated_at IS NOT NULL
     AND moderated_by = $2 AND moderation_reason = 'spam' AND NOT owner_hidden`, id, mod); n != 1 {
 		t.Error("the moderation does not record when, who and why, or took the owner's choice")
 	}
@@ -67,7 +70,7 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	}
 	// The database holds the rule too: hidden is the owner's choice or a
 	// moderator's, so no statement of the owner's can clear it.
-	conn := rawConn(t, url)
+	conn := storetest.RawConn(t, url)
 	if _, err := conn.Exec(ctx, `UPDATE runs SET hidden = false, owner_hidden = false WHERE id = $1`, id); err == nil ||
 		!strings.Contains(err.Error(), "runs_hidden_why") {
 		t.Errorf("showing a moderated run in SQL = %v, want the runs_hidden_why check to refuse", err)
@@ -147,9 +150,9 @@ func TestModerationMigration(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for i, name := range []string{"moderated", "owners", "lifted"} {
-		r := fullRun()
+		r := storetest.FullRun()
 		r.Submitter, r.UploadedAt = "Sandberg", r.UploadedAt.Add(-time.Duration(i)*time.Hour)
-		ids[name] = mustInsertRun(t, s, r, name)
+		ids[name] = storetest.MustInsertRun(t, s, r, name)
 	}
 	must := func(err error) {
 		t.Helper()
@@ -174,7 +177,7 @@ func TestModerationMigration(t *testing.T) {
 	if err := s.SetOwnRunHidden(ctx, ids["moderated"], owner, false); !errors.Is(err, store.ErrModerated) {
 		t.Errorf("after the migration, the owner's show of the run a moderator hid = %v, want ErrModerated", err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs r JOIN submitters s ON s.id = r.moderated_by
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM runs r JOIN submitters s ON s.id = r.moderated_by
 WHERE r.id = $1 AND s.handle = 'mod' AND r.moderation_reason = 'spam' AND r.hidden`, ids["moderated"]); n != 1 {
 		t.Error("the migration did not record who hid the run and why")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/names"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestNewNamesRefusedByLook: a new handle or organisation slug that looks
@@ -57,7 +58,7 @@ func TestNewNamesRefusedByLook(t *testing.T) {
 func TestSkeletonBackfill(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
-	mustExec(t, url,
+	storetest.MustExec(t, url,
 		`INSERT INTO submitters (handle) VALUES ('Alice')`,
 		`INSERT INTO orgs (slug, name) VALUES ('acme', 'Acme')`,
 		`INSERT INTO retired_handles (handle) VALUES ('carol')`)
@@ -68,7 +69,7 @@ func TestSkeletonBackfill(t *testing.T) {
 	if err := store.Migrate(ctx, url); err != nil { // a start
 		t.Fatal(err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE skeleton = $1`, names.Skeleton("alice")); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE skeleton = $1`, names.Skeleton("alice")); n != 1 {
 		t.Errorf("Alice's skeleton not filled at start (%d rows)", n)
 	}
 	for _, name := range []string{"a1ice", "acrne", "caro1"} {
@@ -76,22 +77,22 @@ func TestSkeletonBackfill(t *testing.T) {
 	}
 
 	// Another version: every row is computed again, not only empty ones.
-	mustExec(t, url, `UPDATE submitters SET skeleton = 'stale'`, `UPDATE skeleton_version SET version = 'older'`)
+	storetest.MustExec(t, url, `UPDATE submitters SET skeleton = 'stale'`, `UPDATE skeleton_version SET version = 'older'`)
 	if err := store.Migrate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE skeleton = 'stale'`); n != 0 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE skeleton = 'stale'`); n != 0 {
 		t.Error("a skeleton of another names.Version was kept")
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM skeleton_version WHERE version = $1`, names.Version); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM skeleton_version WHERE version = $1`, names.Version); n != 1 {
 		t.Error("the version of the skeletons was not recorded")
 	}
 	// The same version: a start leaves the rows alone (cheap).
-	mustExec(t, url, `UPDATE orgs SET skeleton = 'kept'`)
+	storetest.MustExec(t, url, `UPDATE orgs SET skeleton = 'kept'`)
 	if err := store.Migrate(ctx, url); err != nil {
 		t.Fatal(err)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM orgs WHERE skeleton = 'kept'`); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM orgs WHERE skeleton = 'kept'`); n != 1 {
 		t.Error("a start with current skeletons computed them again")
 	}
 }
@@ -103,7 +104,7 @@ func TestLookalikesKeptAndListed(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
 	// As an older build could store them: the store itself now refuses.
-	mustExec(t, url,
+	storetest.MustExec(t, url,
 		`INSERT INTO submitters (handle) VALUES ('alice'), ('а'||'lice'), ('bob'), ('rnallory'), ('zed')`,
 		`INSERT INTO orgs (slug, name) VALUES ('mallory', 'M'), ('b0b', 'B')`,
 		`INSERT INTO retired_handles (handle) VALUES ('al'||chr(8203)||'ice')`)
@@ -131,7 +132,7 @@ func TestLookalikesKeptAndListed(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Lookalikes = %q, want %q", got, want)
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE handle IN ('alice', 'а'||'lice', 'rnallory')`); n != 3 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM submitters WHERE handle IN ('alice', 'а'||'lice', 'rnallory')`); n != 3 {
 		t.Errorf("%d of the 3 look-alike handles are left as they were", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -26,8 +27,8 @@ ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 // the source stay as they are.
 func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
 	defer db.Wrap(&err, "ReplaceDerived(%q)", id)
-	return s.db.TransactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // it rebuilds the run's group
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // it rebuilds the run's group
 			return err
 		}
 		st := &r.Settings
@@ -55,6 +56,6 @@ WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillCon
 		if err := setFlags(ctx, tx, []string{id}, []*run.Run{r}); err != nil {
 			return fmt.Errorf("flags: %w", err)
 		}
-		return reindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
+		return bests.ReindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
 	}))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -17,10 +18,11 @@ import (
 // Handlers turn it into a 404.
 var ErrNotFound = db.ErrNotFound
 
-// Store is a handle on the database. It is safe for concurrent use.
+// Store is a handle on the database. It is safe for concurrent use. The
+// browse index's methods (package bests) are its own, promoted.
 type Store struct {
-	db     *db.DB
-	bounds *bestBounds // what its uploads learned of the stored bests
+	*bests.Bests
+	db *db.DB
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
@@ -44,7 +46,7 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 
 // newStore is the Store on d.
 func newStore(d *db.DB) *Store {
-	return &Store{db: d, bounds: newBestBounds(defaultBoundBytes)}
+	return &Store{Bests: bests.New(d), db: d}
 }
 
 // Close waits for queries in flight and closes every connection.
@@ -75,7 +77,7 @@ func (s *Store) OnChange(f func(Change)) { s.db.OnChange(f) }
 // forgotten as the caches are. notified, when not nil, is called once per
 // notification received (for metrics).
 func (s *Store) Listen(ctx context.Context, notified func()) {
-	s.db.Listen(ctx, notified, s.bounds.forget)
+	s.db.Listen(ctx, notified, s.ForgetBounds)
 }
 
 // Change says what a committed write affected (db.Change).
