@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
@@ -105,6 +106,6 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		if err := bests.LockBest(ctx, tx); err != nil {
 			return err
 		}
-		return hideInTx(ctx, tx, r.ID)
+		return accounts.HideInTx(ctx, tx, r.ID)
 	})
 }

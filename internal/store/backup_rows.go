@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -112,20 +113,20 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 // ids, a backup made before organisations had members gets the
 // memberships the migration that introduced them would have made, one
 // made before moderation was its own state the moderations (what
-// backfillModerationSQL finds in its audit log), and every name's
+// accounts.BackfillModerationSQL finds in its audit log), and every name's
 // skeleton is computed by this build.
 func (s *Store) FinishRestore(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "FinishRestore")
 	if err := s.restoreSequences(ctx); err != nil {
 		return err
 	}
-	if _, err := s.db.Pool().Exec(ctx, backfillModerationSQL); err != nil {
+	if _, err := s.db.Pool().Exec(ctx, accounts.BackfillModerationSQL); err != nil {
 		return err
 	}
 	if err := s.restoreLegacyMemberships(ctx); err != nil {
 		return err
 	}
-	return s.refillSkeletons(ctx)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return accounts.RefillSkeletons(ctx, tx) })
 }
 
 // restoreLegacyMemberships turns the operator's one-organisation

@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
@@ -52,7 +53,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// so do the reports of its setup's other versions (history link).
 		c = Change{Site: true, Runs: row.others, Reset: row.reset}
 		b := &pgx.Batch{}
-		u := s.StartUpload(row.epoch)
+		u := bests.StartUpload(s.Bests, row.epoch)
 		queueUpload(b, id, source, r, uploaded, u)
 		if err := s.db.QueueCommitAnnounce(b, c); err != nil {
 			return err
@@ -71,7 +72,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// learned from; a refusal of the document (a problem it names)
 		// says nothing of that, and must not let anyone empty them.
 		if _, refused := problem.As(err); !refused {
-			s.ForgetBounds()
+			bests.ForgetBounds(s.Bests)
 		}
 		return "", false, err
 	}
@@ -89,12 +90,12 @@ var uploadTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
 
 // newRunRow is InsertRun's first round trip, for a document not stored
 // yet, the usual upload: the claimed-name check, the read of the run's
-// series (bests.QueueSeriesOf) and the insert under the short id go in the batch
-// that begins the transaction (queue). The insert reads best_epoch
-// (package bests: the epoch), before the upload takes bestLock. A row that did not go
-// in (the key is stored, maybe by an upload in flight that this one
-// waited for, or another key holds the short id) is settled by
-// insertRunRow (read).
+// series (bests.QueueSeriesOf) and the insert under the short id go in
+// the batch that begins the transaction (queue). The insert reads
+// best_epoch (package bests: the epoch), before the upload takes bestLock.
+// A row that did not go in (the key is stored, maybe by an upload in
+// flight that this one waited for, or another key holds the short id) is
+// settled by insertRunRow (read).
 type newRunRow struct {
 	r         *run.Run
 	dedupeKey string
@@ -115,8 +116,8 @@ type newRunRow struct {
 
 // queue queues the first batch's statements on b, after BEGIN.
 func (n *newRunRow) queue(b *pgx.Batch) {
-	n.check = queueRefuseClaimed(b, n.r)
-	n.member = queueRefuseNonMember(b, n.r)
+	n.check = accounts.QueueRefuseClaimed(b, n.r)
+	n.member = accounts.QueueRefuseNonMember(b, n.r)
 	n.series = bests.QueueSeriesOf(b, n.r)
 	short, _ := runIDs(n.dedupeKey)
 	sql, args := insertRun(short, n.dedupeKey, n.uploaded, n.r)

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 	"github.com/speedmatrix/speedmatrix/migrations"
@@ -87,7 +88,7 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 	if err := bests.Backfill(ctx, databaseURL); err != nil {
 		return err
 	}
-	return backfillSkeletons(ctx, databaseURL)
+	return accounts.BackfillSkeletons(ctx, databaseURL)
 }
 
 // lockMigrations waits for the migration lock on a connection of its own

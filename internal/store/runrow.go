@@ -31,11 +31,11 @@ const runColumns = `
     submitter_verified, profile, integrity`
 
 // insertRunSQL inserts a fresh run's row whole: its columns, then the
-// browse index's own columns (bests.BrowseColumns), so the row is written once
-// rather than inserted and updated twice (every update of an indexed
+// browse index's own columns (bests.BrowseColumns), so the row is written
+// once rather than inserted and updated twice (every update of an indexed
 // column writes a new entry in each of runs' dozen indexes). It returns
-// the epoch of the stored bests (package bests: the epoch) when the row went in, and no
-// row when its key or id is stored.
+// the epoch of the stored bests (package bests: the epoch) when the row
+// went in, and no row when its key or id is stored.
 var insertRunSQL = sqlFile("insert_run")
 
 // insertUnverifiedRunSQL is insertRunSQL for a run whose submitter is not

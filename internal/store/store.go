@@ -1,8 +1,25 @@
 // Package store keeps runs in PostgreSQL: the derived run, its cells and
-// prefill rows, and the uploaded document byte for byte. It is the only
-// package that writes SQL; every query lives next to the method that runs it,
-// or, when it is longer than a few lines, in a file of sql/ loaded by name
-// (sqlfiles.go).
+// prefill rows, and the uploaded document byte for byte; it uploads,
+// derives again, backs up and restores them, and migrates the schema. It
+// is the door callers use: Store offers the methods of its parts as its
+// own, and their names (types, errors, constants) are found here too.
+//
+// Its parts sit below it, and the arrows go down only:
+//
+//	store     runs, uploads, backups, migrations (this package)
+//	accounts  people, organisations, names, moderation, drafts
+//	bests     the browse index: bests, offers, epochs, counts, history
+//	db        the handle, transactions, change announcements, sql/ files
+//
+// A part imports only the parts below it (accounts imports bests and db;
+// bests imports db; db none of them) and none imports package store
+// (TestPartsImportDown holds them to it); no package outside the store
+// imports a part but its tests. Package store itself must not import its callers
+// (web, internal/backup, the commands) nor storetest, which only tests
+// import. The store is the only package that writes SQL; every query
+// lives next to the method that runs it, or, when it is longer than a few
+// lines, in a file of its package's sql/ folder loaded by name
+// (db.SQLFile).
 package store
 
 import (
@@ -10,6 +27,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
@@ -19,9 +37,11 @@ import (
 var ErrNotFound = db.ErrNotFound
 
 // Store is a handle on the database. It is safe for concurrent use. The
-// browse index's methods (package bests) are its own, promoted.
+// methods of the browse index (package bests) and of the accounts
+// (package accounts) are its own, promoted.
 type Store struct {
 	*bests.Bests
+	*accounts.Accounts
 	db *db.DB
 }
 
@@ -46,7 +66,7 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 
 // newStore is the Store on d.
 func newStore(d *db.DB) *Store {
-	return &Store{Bests: bests.New(d), db: d}
+	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), db: d}
 }
 
 // Close waits for queries in flight and closes every connection.
@@ -77,7 +97,7 @@ func (s *Store) OnChange(f func(Change)) { s.db.OnChange(f) }
 // forgotten as the caches are. notified, when not nil, is called once per
 // notification received (for metrics).
 func (s *Store) Listen(ctx context.Context, notified func()) {
-	s.db.Listen(ctx, notified, s.ForgetBounds)
+	s.db.Listen(ctx, notified, func() { bests.ForgetBounds(s.Bests) })
 }
 
 // Change says what a committed write affected (db.Change).

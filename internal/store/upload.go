@@ -15,7 +15,7 @@ import (
 // in the lock order package bests writes down (its package comment), the
 // one order every path that writes the index keeps; statements of one
 // batch run one after another in the order queued. u is the upload's use
-// of the bounds on the stored bests (bests.Bests.StartUpload), nil for
+// of the bounds on the stored bests (bests.StartUpload), nil for
 // none.
 func queueUpload(b *pgx.Batch, id string, source []byte, r *run.Run, uploaded time.Time, u *bests.BoundedUpload) {
 	queueRunRows(b, id, source, r)

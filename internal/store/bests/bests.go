@@ -104,17 +104,20 @@ func New(d *db.DB) *Bests {
 	return &Bests{db: d, bounds: newBestBounds(defaultBoundBytes)}
 }
 
-// StartUpload is an upload of one run that read epoch (best_epoch, in its
-// insert_run.sql) before its offers: pass it to QueueIndexRun, and call
-// its Committed once the upload committed.
-func (s *Bests) StartUpload(epoch int64) *BoundedUpload {
+// StartUpload is an upload of one run through s that read epoch
+// (best_epoch, in its insert_run.sql) before its offers: pass it to
+// QueueIndexRun, and call its Committed once the upload committed. It and
+// ForgetBounds are functions rather than methods so that package store's
+// Store, which embeds *Bests for its reads, does not offer them to its
+// callers.
+func StartUpload(s *Bests, epoch int64) *BoundedUpload {
 	return s.bounds.startUpload(epoch)
 }
 
-// ForgetBounds drops what the uploads learned of the stored bests, for
-// when this handle may have lost touch with the database they came from
+// ForgetBounds drops what the uploads through s learned of the stored
+// bests, for when s may have lost touch with the database they came from
 // (bestBounds.forget).
-func (s *Bests) ForgetBounds() { s.bounds.forget() }
+func ForgetBounds(s *Bests) { s.bounds.forget() }
 
 // The index's longer statements are files of sql/, loaded by name
 // (db.SQLFile says how the store keeps its SQL).

@@ -13,7 +13,7 @@ import (
 
 // Backfill gives every run whose slugs were computed by an older
 // catalog.Version (or never: runs stored before migration 0003) its
-// identities and numbers, then rebuilds best_cells once. Migrate calls it
+// identities and numbers, then rebuilds best_cells once. store.Migrate calls it
 // after the schema migrations, so a server never serves lists missing runs.
 // It is idempotent and does nothing when every run is current; its cost is
 // one pass over the stale runs (Go computes the slugs: the catalogue's

@@ -55,10 +55,10 @@ var (
 )
 
 // queueCountRun queues on b the count of run id, sign times (1, or -1 for
-// a run that leaves), in lock order (the package comment). A run leaving is hidden
-// already, so it counts no history run: a history's counts are derived
-// again from its runs (rebuildHistoryOf) whenever one is hidden, shown or
-// goes.
+// a run that leaves), in lock order (the package comment). A run leaving
+// is hidden already, so it counts no history run: a history's counts are
+// derived again from its runs (rebuildHistoryOf) whenever one is hidden,
+// shown or goes.
 func queueCountRun(b *pgx.Batch, id string, sign int64) {
 	b.Queue(countRunGroupsSQL, id)
 	b.Queue(countRunVersionsSQL, id)

@@ -20,7 +20,7 @@ import (
 // runs per identity combination (browse_groups) and per identity
 // (identity_runs, engine_version_runs; browse_counts.go).
 // A fresh run enters it alone (QueueIndexRun: an upload, a restore) or
-// with others (FreshIndex: InsertRuns, a bulk load), by the same rules,
+// with others (FreshIndex: store.InsertRuns, a bulk load), by the same rules,
 // in the same lock order (the package comment).
 
 // identityKinds names a run's identities as the identities table does, in
@@ -59,8 +59,9 @@ func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []a
 }
 
 // BrowseColumns are the browse index's columns of r's runs row, as
-// insertRunSQL writes them: its slugs in identityKinds' order, the catalog
-// version, its headline numbers (runNumbers) and its plausibility flags.
+// package store's insert_run.sql writes them: its slugs in identityKinds'
+// order, the catalog version, its headline numbers (runNumbers) and its
+// plausibility flags.
 func BrowseColumns(r *run.Run) []any {
 	args := make([]any, 0, len(identityKinds)+5)
 	for _, ident := range runIdentities(r) {
@@ -104,12 +105,12 @@ func IndexRun(ctx context.Context, tx pgx.Tx, id string, r *run.Run, uploaded ti
 }
 
 // QueueIndexRun queues on b the statements that file fresh run r (its
-// row and cells queued or written before them) for browsing, in lock order
-// (the package comment): the names of its slugs, bestLock, its cells offered to
-// each table of bests, its counts, its cells offered to the history. An
-// upload passes u, which leaves out the offers its Bests handle's bounds say
-// cannot win (bestBounds) and keeps them to learn from after the commit;
-// with u nil (a restore) every offer goes.
+// row and cells queued or written before them) for browsing, in lock
+// order (the package comment): the names of its slugs, bestLock, its cells
+// offered to each table of bests, its counts, its cells offered to the
+// history. An upload passes u (StartUpload), which leaves out the offers
+// its Bests handle's bounds say cannot win (bestBounds) and keeps them to
+// learn from after the commit; with u nil (a restore) every offer goes.
 func QueueIndexRun(b *pgx.Batch, id string, r *run.Run, uploaded time.Time, u *BoundedUpload) {
 	_, names := identityArgs([]*run.Run{r})
 	b.Queue(nameIdentitiesSQL, names...)

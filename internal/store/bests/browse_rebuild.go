@@ -45,7 +45,7 @@ func LockBest(ctx context.Context, tx pgx.Tx) error {
 // ReindexRun recomputes a stored run's numbers and its group's best cells
 // after its cells were replaced (new status rules): the run may have lost
 // a best it held, so the group is rebuilt from its runs' cells. Its slugs
-// and their names stay as stored: its facts did not change, and Migrate
+// and their names stay as stored: its facts did not change, and store.Migrate
 // brought every run to the current catalog before anything derives again.
 // The caller holds LockBest.
 func ReindexRun(ctx context.Context, tx pgx.Tx, id string) error {

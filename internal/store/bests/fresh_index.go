@@ -15,9 +15,9 @@ import (
 // of their cells per key (offerCells), their runs per browse group, and
 // the history's best cells per key and runs per version (bulkHistory).
 // Package store's InsertRuns gathers a batch's; a bulk load gathers its
-// runs' until its Finish (Offer). The rules are the upload's (eachOffer, freshHistoryRankable),
-// and so are the rows it leaves (TestInsertRunsMatchesInsertRun,
-// TestBulkMatchesInsertRun).
+// runs' until its Finish (Offer). The rules are the upload's (eachOffer,
+// freshHistoryRankable), and so are the rows it leaves
+// (TestInsertRunsMatchesInsertRun, TestBulkMatchesInsertRun).
 type FreshIndex struct {
 	best    bestMaps
 	groups  map[groupKey]groupRow
@@ -39,7 +39,8 @@ func (x *FreshIndex) Add(id string, r *run.Run, uploaded time.Time) {
 }
 
 // Queue queues on b the offers and counts of what x gathered, in lock
-// order (the package comment's steps 5 to 7, after QueueBestLockShared), each statement only when it has rows.
+// order (the package comment's steps 5 to 7, after QueueBestLockShared),
+// each statement only when it has rows.
 // Every offer goes, consulting no handle's bounds (bestBounds) and teaching
 // none: a batch's offers are of many groups at once, and a bound holds one
 // upload's; an offer never makes a best worse, so the bounds stay true.

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -34,7 +34,7 @@ ORDER BY skeleton, kind, lower(name), name`
 // (names.Skeleton), each sorted by kind and name, for the operator: such
 // names were taken before they were compared by skeleton and are kept as
 // they are, never renamed; no new one can join them.
-func (s *Store) Lookalikes(ctx context.Context) (groups [][]NameInUse, err error) {
+func (s *Accounts) Lookalikes(ctx context.Context) (groups [][]NameInUse, err error) {
 	defer db.Wrap(&err, "Lookalikes")
 	rows, _ := s.db.Pool().Query(ctx, lookalikesSQL, HandleQuarantine.Seconds())
 	var skeleton, last string

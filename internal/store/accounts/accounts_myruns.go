@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -33,7 +33,7 @@ type OwnRun struct {
 const ownRunsLimit = 500
 
 // ListOwnRuns returns the runs uploaded by the account, newest first.
-func (s *Store) ListOwnRuns(ctx context.Context, accountID int64) (_ []OwnRun, err error) {
+func (s *Accounts) ListOwnRuns(ctx context.Context, accountID int64) (_ []OwnRun, err error) {
 	defer db.Wrap(&err, "ListOwnRuns(%d)", accountID)
 	rows, _ := s.db.Pool().Query(ctx, `
 SELECT id, uploaded_at, hidden, edited_at, model_id, hardware_gpu_name, hardware_gpu_count, engine_name, engine_version,
@@ -46,7 +46,7 @@ FROM runs WHERE submitter_id = $1 ORDER BY uploaded_at DESC, id DESC LIMIT $2`, 
 // run, an anonymous one, or none is ErrNotOwner / ErrNotFound. A run a
 // moderator hid is ErrModerated when shown and stays hidden; hiding it
 // only records the owner's wish, kept when the moderation is lifted.
-func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
+func (s *Accounts) SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) (err error) {
 	defer db.Wrap(&err, "SetOwnRunHidden(%q, %d, %v)", id, accountID, hidden)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
@@ -67,7 +67,7 @@ func (s *Store) SetOwnRunHidden(ctx context.Context, id string, accountID int64,
 		case ownerHidden == hidden:
 			return nil
 		case hidden:
-			return hideInTx(ctx, tx, id)
+			return HideInTx(ctx, tx, id)
 		}
 		return showInTx(ctx, tx, id)
 	}))
@@ -104,7 +104,7 @@ func returnInTx(ctx context.Context, tx pgx.Tx, id string) error {
 
 // RunGone reports whether run id was deleted by its submitter, so its
 // address answers 410 Gone rather than 404.
-func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
+func (s *Accounts) RunGone(ctx context.Context, id string) (gone bool, err error) {
 	defer db.Wrap(&err, "RunGone(%q)", id)
 	err = s.db.Pool().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM deleted_runs WHERE id = $1)`, id).Scan(&gone)
 	return gone, err
@@ -113,7 +113,7 @@ func (s *Store) RunGone(ctx context.Context, id string) (gone bool, err error) {
 // DeleteOwnRun deletes a run of the account from /account/runs, hidden or
 // not (hiding first is how people take a run down while they decide). Its
 // address then answers 410 Gone.
-func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (err error) {
+func (s *Accounts) DeleteOwnRun(ctx context.Context, id string, accountID int64) (err error) {
 	defer db.Wrap(&err, "DeleteOwnRun(%q, %d)", id, accountID)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
@@ -127,7 +127,7 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 		if owner == nil || *owner != accountID {
 			return ErrNotOwner
 		}
-		if err := hideInTx(ctx, tx, id); err != nil { // leaves its group's count and bests
+		if err := HideInTx(ctx, tx, id); err != nil { // leaves its group's count and bests
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM runs WHERE id = $1`, id); err != nil {
@@ -141,7 +141,7 @@ func (s *Store) DeleteOwnRun(ctx context.Context, id string, accountID int64) (e
 // EditOwnRun sets the editable metadata of a run of the account and notes
 // when; the stored file is untouched. The revision moves so no cached page
 // outlives the edit.
-func (s *Store) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
+func (s *Accounts) EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) (err error) {
 	defer db.Wrap(&err, "EditOwnRun(%q, %d)", id, accountID)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `

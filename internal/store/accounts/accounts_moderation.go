@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -31,7 +31,7 @@ WHERE id = $1`
 // or the operator's name) and logs who and why. The run stays hidden,
 // whatever its owner does, until an admin lifts the moderation; hiding a
 // moderated run again records the newer reason.
-func (s *Store) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
+func (s *Accounts) ModerateHideRun(ctx context.Context, id, actor, reason string) (err error) {
 	defer db.Wrap(&err, "ModerateHideRun(%q)", id)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
@@ -57,7 +57,7 @@ RETURNING hidden`
 // with the reason logged beside the hide. The run is then as its owner
 // left it: public again, or still hidden when they had hidden it. A run
 // no moderator hid is ErrNotModerated; none, ErrNotFound.
-func (s *Store) LiftModeration(ctx context.Context, id, actor, reason string) (err error) {
+func (s *Accounts) LiftModeration(ctx context.Context, id, actor, reason string) (err error) {
 	defer db.Wrap(&err, "LiftModeration(%q)", id)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		if err := bests.LockBest(ctx, tx); err != nil { // first: it rebuilds the run's group
@@ -84,13 +84,13 @@ func (s *Store) LiftModeration(ctx context.Context, id, actor, reason string) (e
 	}))
 }
 
-// backfillModerationSQL makes a hidden run whose latest hide or lift in
+// BackfillModerationSQL makes a hidden run whose latest hide or lift in
 // the audit log is a moderator's hide moderated, by whom and why that
 // line says. Migration 0026 applied it to the runs it found; a restore of
 // a backup written before the moderation columns applies it again (a
 // newer backup's moderated runs are moderated already, and a lifted one's
 // latest line is its lift, so it changes nothing there).
-const backfillModerationSQL = `
+const BackfillModerationSQL = `
 UPDATE runs r SET owner_hidden = false, moderated_at = a.at,
     moderated_by = (SELECT s.id FROM submitters s WHERE lower(s.handle) = lower(a.actor)),
     moderation_reason = a.reason

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // GrantAdmin makes the account handle an admin and notes it in the audit
 // log as done by actor. An unknown handle is ErrNotFound.
-func (s *Store) GrantAdmin(ctx context.Context, handle, actor string) (err error) {
+func (s *Accounts) GrantAdmin(ctx context.Context, handle, actor string) (err error) {
 	defer db.Wrap(&err, "GrantAdmin(%q)", handle)
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE submitters SET role = 'admin' WHERE lower(handle) = lower($1)`, handle)
@@ -19,7 +19,7 @@ func (s *Store) GrantAdmin(ctx context.Context, handle, actor string) (err error
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return ErrNotFound
+			return db.ErrNotFound
 		}
 		return audit(ctx, tx, actor, "grant_admin", handle, "")
 	})
@@ -45,7 +45,7 @@ type AuditEntry struct {
 const auditLimit = 500
 
 // AuditLog returns the newest lines of the audit log.
-func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
+func (s *Accounts) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
 	defer db.Wrap(&err, "AuditLog")
 	rows, _ := s.db.Pool().Query(ctx, `SELECT at, actor, action, target, reason FROM audit_log ORDER BY id DESC LIMIT $1`, auditLimit)
 	return pgx.CollectRows(rows, pgx.RowToStructByName[AuditEntry])
@@ -54,7 +54,7 @@ func (s *Store) AuditLog(ctx context.Context) (_ []AuditEntry, err error) {
 // SuspendAccount suspends the account handle: its sessions end, its
 // tokens stop working (TokenSubmitter answers ErrRevoked), and the act is
 // logged with the moderator and the reason.
-func (s *Store) SuspendAccount(ctx context.Context, handle, actor, reason string) (err error) {
+func (s *Accounts) SuspendAccount(ctx context.Context, handle, actor, reason string) (err error) {
 	defer db.Wrap(&err, "SuspendAccount(%q)", handle)
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		var id int64

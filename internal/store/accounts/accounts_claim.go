@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 const ClaimWindow = 24 * 3600
 
 // SetClaim stores the hash of the claim cookie given with anonymous run id.
-func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error) {
+func (s *Accounts) SetClaim(ctx context.Context, id string, hash []byte) (err error) {
 	defer db.Wrap(&err, "SetClaim(%q)", id)
 	_, err = s.db.Pool().Exec(ctx, `UPDATE runs SET claim_hash = $2 WHERE id = $1 AND submitter_id IS NULL`, id, hash)
 	return err
@@ -26,7 +26,7 @@ func (s *Store) SetClaim(ctx context.Context, id string, hash []byte) (err error
 // account's handle, verified, and belongs to it (its page, my runs, the
 // account's leaderboard). Any other case is ErrNotFound and changes
 // nothing.
-func (s *Store) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
+func (s *Accounts) ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) (err error) {
 	defer db.Wrap(&err, "ClaimRun(%q, %d)", id, accountID)
 	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
 		var handle string
@@ -54,7 +54,7 @@ WHERE id = $1 AND claim_hash = $5 AND submitter_id IS NULL AND NOT hidden
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return ErrNotFound // the rollback takes the name back too
+			return db.ErrNotFound // the rollback takes the name back too
 		}
 		// Only the submitter changed: the group's other bests stand.
 		return bests.RebuildSubmitterBests(ctx, tx, id)

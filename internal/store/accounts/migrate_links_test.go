@@ -1,4 +1,4 @@
-package store_test
+package accounts_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/golang-migrate/migrate/v4"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
 
-	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	rules "github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
@@ -88,9 +88,9 @@ func TestMigrationForgetsMailedLinks(t *testing.T) {
 // secretHash is the stored hash of a new secret.
 func secretHash(t *testing.T) []byte {
 	t.Helper()
-	secret, err := accounts.NewSecret()
+	secret, err := rules.NewSecret()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return accounts.Hash(secret)
+	return rules.Hash(secret)
 }

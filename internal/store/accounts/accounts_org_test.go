@@ -1,4 +1,4 @@
-package store_test
+package accounts_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	rules "github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -186,7 +186,7 @@ func TestOrgUploads(t *testing.T) {
 	}
 
 	// Tokens: only a member may make one, and it names the org.
-	tok, _ := accounts.NewToken()
+	tok, _ := rules.NewToken()
 	wantErr(t, "a non-member's org token", s.CreateOrgToken(ctx, id["carol"], "acme", tok.Hash, tok.Prefix), store.ErrNotMember)
 	wantErr(t, "bob's org token", s.CreateOrgToken(ctx, id["bob"], "acme", tok.Hash, tok.Prefix), nil)
 	if h, org, err := s.TokenUploader(ctx, tok.Hash); h != "bob" || org != "acme" || err != nil {

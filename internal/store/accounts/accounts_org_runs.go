@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
-// queueRefuseNonMember queues, when r is uploaded for an organisation,
+// QueueRefuseNonMember queues, when r is uploaded for an organisation,
 // the check that refuses it (ErrNotMember) unless its verified submitter
 // is a member, and returns the function that reads the answer in turn,
 // filling in the organisation's slug and name as stored. Checked in the
 // inserting transaction because every door's upload ends there: the
 // form, the API and lil-bench's token alike.
-func queueRefuseNonMember(b *pgx.Batch, r *run.Run) func(pgx.BatchResults) error {
+func QueueRefuseNonMember(b *pgx.Batch, r *run.Run) func(pgx.BatchResults) error {
 	if r.Org.Slug == "" {
 		return func(pgx.BatchResults) error { return nil }
 	}
@@ -39,7 +39,7 @@ WHERE lower(o.slug) = lower($1) AND lower(s.handle) = lower($2)`, r.Org.Slug, r.
 // CreateOrgToken stores a token of the account for the organisation slug:
 // uploads with it are the organisation's while the account is a member.
 // An account that is not a member is ErrNotMember.
-func (s *Store) CreateOrgToken(ctx context.Context, accountID int64, slug string, hash []byte, prefix string) (err error) {
+func (s *Accounts) CreateOrgToken(ctx context.Context, accountID int64, slug string, hash []byte, prefix string) (err error) {
 	defer db.Wrap(&err, "CreateOrgToken(%d, %q, %s…)", accountID, slug, prefix)
 	tag, err := s.db.Pool().Exec(ctx, `
 INSERT INTO tokens (hash, prefix, submitter_id, org_id)
@@ -57,7 +57,7 @@ WHERE m.submitter_id = $3 AND lower(o.slug) = lower($4)`, hash, prefix, accountI
 // a suspended account, or an organisation's token whose submitter is no
 // longer its member, is ErrRevoked (with the handle); an unknown one
 // ErrNotFound.
-func (s *Store) TokenUploader(ctx context.Context, hash []byte) (handle, org string, err error) {
+func (s *Accounts) TokenUploader(ctx context.Context, hash []byte) (handle, org string, err error) {
 	// No arguments in the wrapped error: the hash is of a secret.
 	defer db.Wrap(&err, "TokenUploader")
 	var revoked bool
@@ -81,7 +81,7 @@ RETURNING s.handle, coalesce((SELECT slug FROM orgs WHERE id = t.org_id), ''),
 
 // OrgNamed returns the organisation slug (any case) as a run names it, or
 // ErrNotFound.
-func (s *Store) OrgNamed(ctx context.Context, slug string) (_ run.Org, err error) {
+func (s *Accounts) OrgNamed(ctx context.Context, slug string) (_ run.Org, err error) {
 	defer db.Wrap(&err, "OrgNamed(%q)", slug)
 	var o run.Org
 	err = s.db.Pool().QueryRow(ctx, `SELECT slug, name FROM orgs WHERE lower(slug) = lower($1)`, slug).Scan(&o.Slug, &o.Name)

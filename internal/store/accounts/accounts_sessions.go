@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // CreateSession stores a session of the account, by the hash of its
 // secret, valid until expires.
-func (s *Store) CreateSession(ctx context.Context, accountID int64, hash []byte, expires time.Time) (err error) {
+func (s *Accounts) CreateSession(ctx context.Context, accountID int64, hash []byte, expires time.Time) (err error) {
 	defer db.Wrap(&err, "CreateSession(%d)", accountID)
 	_, err = s.db.Pool().Exec(ctx, `INSERT INTO sessions (hash, submitter_id, expires_at) VALUES ($1, $2, $3)`,
 		hash, accountID, expires)
@@ -21,7 +21,7 @@ func (s *Store) CreateSession(ctx context.Context, accountID int64, hash []byte,
 // SessionAccount returns the account of the live session with this hash.
 // An unknown or expired session, or one of a suspended account, is
 // ErrNotFound: a suspension signs its holder out at once.
-func (s *Store) SessionAccount(ctx context.Context, hash []byte) (_ *Account, err error) {
+func (s *Accounts) SessionAccount(ctx context.Context, hash []byte) (_ *Account, err error) {
 	defer db.Wrap(&err, "SessionAccount") // no arguments: the hash is of a secret
 	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+`
 FROM sessions x JOIN submitters s ON s.id = x.submitter_id
@@ -31,7 +31,7 @@ WHERE x.hash = $1 AND x.expires_at > now() AND s.suspended_at IS NULL`, hash)
 }
 
 // DeleteSession ends one session (signing out); an unknown one is no error.
-func (s *Store) DeleteSession(ctx context.Context, hash []byte) (err error) {
+func (s *Accounts) DeleteSession(ctx context.Context, hash []byte) (err error) {
 	defer db.Wrap(&err, "DeleteSession")
 	_, err = s.db.Pool().Exec(ctx, `DELETE FROM sessions WHERE hash = $1 OR expires_at < now()`, hash)
 	return err
@@ -39,7 +39,7 @@ func (s *Store) DeleteSession(ctx context.Context, hash []byte) (err error) {
 
 // DeleteSessions ends every session of the account ("sign out
 // everywhere") and returns how many there were.
-func (s *Store) DeleteSessions(ctx context.Context, accountID int64) (n int64, err error) {
+func (s *Accounts) DeleteSessions(ctx context.Context, accountID int64) (n int64, err error) {
 	defer db.Wrap(&err, "DeleteSessions(%d)", accountID)
 	tag, err := s.db.Pool().Exec(ctx, `DELETE FROM sessions WHERE submitter_id = $1`, accountID)
 	return tag.RowsAffected(), err
@@ -48,20 +48,20 @@ func (s *Store) DeleteSessions(ctx context.Context, accountID int64) (n int64, e
 // CreateReset stores a one-time password reset of the account handle, by
 // the hash of its secret, valid until expires. An unknown handle is
 // ErrNotFound.
-func (s *Store) CreateReset(ctx context.Context, handle string, hash []byte, expires time.Time) (err error) {
+func (s *Accounts) CreateReset(ctx context.Context, handle string, hash []byte, expires time.Time) (err error) {
 	defer db.Wrap(&err, "CreateReset(%q)", handle)
 	tag, err := s.db.Pool().Exec(ctx, `
 INSERT INTO password_resets (hash, submitter_id, expires_at)
 SELECT $1, id, $3 FROM submitters WHERE lower(handle) = lower($2)`, hash, handle, expires)
 	if err == nil && tag.RowsAffected() == 0 {
-		err = ErrNotFound
+		err = db.ErrNotFound
 	}
 	return err
 }
 
 // ResetAccount returns the account whose unused, unexpired reset has this
 // hash, or ErrNotFound.
-func (s *Store) ResetAccount(ctx context.Context, hash []byte) (_ *Account, err error) {
+func (s *Accounts) ResetAccount(ctx context.Context, hash []byte) (_ *Account, err error) {
 	defer db.Wrap(&err, "ResetAccount")
 	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+`
 FROM password_resets x JOIN submitters s ON s.id = x.submitter_id
@@ -73,7 +73,7 @@ WHERE x.hash = $1 AND x.expires_at > now() AND x.used_at IS NULL`, hash)
 // UseReset spends the reset with this hash, setting the account's password
 // hash and ending its sessions; a used, expired or unknown reset is
 // ErrNotFound and changes nothing.
-func (s *Store) UseReset(ctx context.Context, hash []byte, passwordHash string) (err error) {
+func (s *Accounts) UseReset(ctx context.Context, hash []byte, passwordHash string) (err error) {
 	defer db.Wrap(&err, "UseReset")
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var id int64

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"github.com/jackc/pgx/v5"
@@ -17,10 +17,10 @@ import (
 // field, so every door answers 422 pointing at "submitter". Checked here,
 // in the inserting transaction, because every door's upload ends here.
 //
-// queueRefuseClaimed queues the check on b, when r needs it (a declared
+// QueueRefuseClaimed queues the check on b, when r needs it (a declared
 // name), and returns the function that reads its answer from b's results
 // in turn (doing nothing when nothing was queued).
-func queueRefuseClaimed(b *pgx.Batch, r *run.Run) func(pgx.BatchResults) error {
+func QueueRefuseClaimed(b *pgx.Batch, r *run.Run) func(pgx.BatchResults) error {
 	if r.SubmitterVerified || r.Submitter == "" {
 		return func(pgx.BatchResults) error { return nil }
 	}

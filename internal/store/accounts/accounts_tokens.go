@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type TokenInfo struct {
 }
 
 // ListTokens returns the account's tokens, newest first.
-func (s *Store) ListTokens(ctx context.Context, accountID int64) (_ []TokenInfo, err error) {
+func (s *Accounts) ListTokens(ctx context.Context, accountID int64) (_ []TokenInfo, err error) {
 	defer db.Wrap(&err, "ListTokens(%d)", accountID)
 	rows, _ := s.db.Pool().Query(ctx, `
 SELECT t.prefix, t.created_at, t.last_used_at, t.revoked_at, coalesce(o.slug, '') AS org
@@ -32,12 +32,12 @@ WHERE t.submitter_id = $1 ORDER BY t.created_at DESC, t.id DESC`, accountID)
 
 // RevokeOwnToken revokes the account's token(s) named by prefix; another
 // account's token, or none, is ErrNotFound.
-func (s *Store) RevokeOwnToken(ctx context.Context, accountID int64, prefix string) (err error) {
+func (s *Accounts) RevokeOwnToken(ctx context.Context, accountID int64, prefix string) (err error) {
 	defer db.Wrap(&err, "RevokeOwnToken(%d, %s…)", accountID, prefix)
 	tag, err := s.db.Pool().Exec(ctx, `
 UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) WHERE submitter_id = $1 AND prefix = $2`, accountID, prefix)
 	if err == nil && tag.RowsAffected() == 0 {
-		err = ErrNotFound
+		err = db.ErrNotFound
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/speedmatrix/speedmatrix/internal/names"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
@@ -40,7 +41,7 @@ type Org struct {
 	ID         int64
 	Slug, Name string
 	Members    []OrgMember
-	Runs       []RunSummary
+	Runs       []bests.RunSummary
 	// Invited are the handles invited and not yet answered, for owners.
 	Invited []string
 }
@@ -67,7 +68,7 @@ const OrgRunsLimit = 50
 // GetOrg loads the organisation slug (any case) with its members, owners
 // first, its pending invitations and its newest visible runs. An unknown
 // slug is ErrNotFound.
-func (s *Store) GetOrg(ctx context.Context, slug string) (_ *Org, err error) {
+func (s *Accounts) GetOrg(ctx context.Context, slug string) (_ *Org, err error) {
 	defer db.Wrap(&err, "GetOrg(%q)", slug)
 	o := &Org{}
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
@@ -89,7 +90,7 @@ WHERE i.org_id = $1 ORDER BY lower(s.handle)`, o.ID)
 			return err
 		}
 		rows, _ = tx.Query(ctx, orgRunsSQL, o.ID, OrgRunsLimit)
-		o.Runs, err = pgx.CollectRows(rows, pgx.RowToStructByName[RunSummary])
+		o.Runs, err = pgx.CollectRows(rows, pgx.RowToStructByName[bests.RunSummary])
 		for i := range o.Runs {
 			o.Runs[i].UploadedAt = o.Runs[i].UploadedAt.UTC()
 		}
@@ -118,7 +119,7 @@ LIMIT $2`
 // (now, or retired less than HandleQuarantine ago), in any case, is
 // ErrExists: /orgs/acme and /submitters/acme must be one party's. A slug
 // that only looks like one of those (names.Skeleton) is ErrLookalike.
-func (s *Store) CreateOrg(ctx context.Context, accountID int64, slug, name string) (err error) {
+func (s *Accounts) CreateOrg(ctx context.Context, accountID int64, slug, name string) (err error) {
 	defer db.Wrap(&err, "CreateOrg(%d, %q)", accountID, slug)
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		c, err := lockedClash(ctx, tx, slug, HandleQuarantine)
@@ -157,7 +158,7 @@ type Membership struct {
 
 // AccountOrgs returns the organisations the account belongs to and the
 // invitations it has not answered, each by name.
-func (s *Store) AccountOrgs(ctx context.Context, accountID int64) (member, invited []Membership, err error) {
+func (s *Accounts) AccountOrgs(ctx context.Context, accountID int64) (member, invited []Membership, err error) {
 	defer db.Wrap(&err, "AccountOrgs(%d)", accountID)
 	rows, _ := s.db.Pool().Query(ctx, `
 SELECT o.slug, o.name, m.role, m.joined_at AS since, '' AS invited_by
@@ -177,7 +178,7 @@ WHERE i.submitter_id = $1 ORDER BY i.created_at DESC, o.slug`, accountID)
 // MemberOrg returns the organisation slug (any case) when the account is
 // its member; otherwise ErrNotMember (an unknown slug too, so a form
 // cannot probe for organisations).
-func (s *Store) MemberOrg(ctx context.Context, accountID int64, slug string) (_ *Membership, err error) {
+func (s *Accounts) MemberOrg(ctx context.Context, accountID int64, slug string) (_ *Membership, err error) {
 	defer db.Wrap(&err, "MemberOrg(%d, %q)", accountID, slug)
 	rows, _ := s.db.Pool().Query(ctx, `
 SELECT o.slug, o.name, m.role, m.joined_at AS since, '' AS invited_by

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -41,7 +41,7 @@ type Draft struct {
 }
 
 // InsertDraft stores a new draft.
-func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
+func (s *Accounts) InsertDraft(ctx context.Context, d *Draft) (err error) {
 	defer db.Wrap(&err, "InsertDraft")
 	names := make([]string, len(d.Files))
 	data := make([][]byte, len(d.Files))
@@ -61,7 +61,7 @@ func (s *Store) InsertDraft(ctx context.Context, d *Draft) (err error) {
 // GetDraft returns the draft id of one of owners that has not expired at
 // now; any other (unknown, someone else's, expired) is ErrNotFound, so a
 // stranger cannot tell whether an address exists.
-func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now time.Time) (_ *Draft, err error) {
+func (s *Accounts) GetDraft(ctx context.Context, id string, owners []string, now time.Time) (_ *Draft, err error) {
 	defer db.Wrap(&err, "GetDraft(%q)", id)
 	d := &Draft{ID: id}
 	var names []string
@@ -71,7 +71,7 @@ func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now ti
 		FROM drafts WHERE id = $1 AND owner = ANY($2) AND expires_at > $3`, id, owners, now.UTC()).
 		Scan(&d.Owner, &d.Account, &d.Org, &names, &data, &d.Parsed, &d.Fields, &published, &d.CreatedAt, &d.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, db.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (s *Store) GetDraft(ctx context.Context, id string, owners []string, now ti
 
 // SetDraftFields keeps the fields typed on the preview, so the preview
 // shows them when the page comes back.
-func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string]string) (err error) {
+func (s *Accounts) SetDraftFields(ctx context.Context, id string, fields map[string]string) (err error) {
 	defer db.Wrap(&err, "SetDraftFields(%q)", id)
 	return s.execOne(ctx, `UPDATE drafts SET fields = $2 WHERE id = $1 AND published_run IS NULL`, id, fields)
 }
@@ -95,20 +95,20 @@ func (s *Store) SetDraftFields(ctx context.Context, id string, fields map[string
 // PublishDraft records the run a draft became and drops its files and
 // their parse: the run keeps them now, and a second publish only needs the
 // run's id.
-func (s *Store) PublishDraft(ctx context.Context, id, runID string) (err error) {
+func (s *Accounts) PublishDraft(ctx context.Context, id, runID string) (err error) {
 	defer db.Wrap(&err, "PublishDraft(%q)", id)
 	return s.execOne(ctx, `UPDATE drafts SET published_run = $2, file_names = '{}', file_data = '{}', parsed = NULL WHERE id = $1`, id, runID)
 }
 
 // DeleteDraft discards the draft id of one of owners.
-func (s *Store) DeleteDraft(ctx context.Context, id string, owners []string) (err error) {
+func (s *Accounts) DeleteDraft(ctx context.Context, id string, owners []string) (err error) {
 	defer db.Wrap(&err, "DeleteDraft(%q)", id)
 	return s.execOne(ctx, `DELETE FROM drafts WHERE id = $1 AND owner = ANY($2)`, id, owners)
 }
 
 // DisownDrafts gives every draft of account handle that a browser owns to
 // owner, the account's own key: the browsers no longer see them.
-func (s *Store) DisownDrafts(ctx context.Context, handle, owner string) (err error) {
+func (s *Accounts) DisownDrafts(ctx context.Context, handle, owner string) (err error) {
 	defer db.Wrap(&err, "DisownDrafts(%q)", handle)
 	_, err = s.db.Pool().Exec(ctx, `UPDATE drafts SET owner = $2 WHERE account = $1 AND owner LIKE 'browser:%'`, handle, owner)
 	return err
@@ -116,20 +116,20 @@ func (s *Store) DisownDrafts(ctx context.Context, handle, owner string) (err err
 
 // DeleteExpiredDrafts deletes every draft whose time is up at now and
 // returns how many.
-func (s *Store) DeleteExpiredDrafts(ctx context.Context, now time.Time) (n int64, err error) {
+func (s *Accounts) DeleteExpiredDrafts(ctx context.Context, now time.Time) (n int64, err error) {
 	defer db.Wrap(&err, "DeleteExpiredDrafts")
 	tag, err := s.db.Pool().Exec(ctx, `DELETE FROM drafts WHERE expires_at <= $1`, now.UTC())
 	return tag.RowsAffected(), err
 }
 
 // execOne runs a statement that must touch one row; none is ErrNotFound.
-func (s *Store) execOne(ctx context.Context, sql string, args ...any) error {
+func (s *Accounts) execOne(ctx context.Context, sql string, args ...any) error {
 	tag, err := s.db.Pool().Exec(ctx, sql, args...)
 	if err != nil {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return ErrNotFound
+		return db.ErrNotFound
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -44,7 +44,7 @@ const accountColumns = `s.id, s.handle, coalesce(s.email, '') AS email, coalesce
 // passwordHash. A handle or e-mail address taken (in any case) is
 // ErrExists; a handle retired less than HandleQuarantine ago ErrRetired;
 // a handle that only looks like one of those (names.Skeleton) ErrLookalike.
-func (s *Store) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
+func (s *Accounts) CreateAccount(ctx context.Context, handle, email, passwordHash string) (id int64, err error) {
 	defer db.Wrap(&err, "CreateAccount(%q)", handle) // not the address: it is personal
 	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		id, err = createAccountTx(ctx, tx, NewAccount{Handle: handle, Email: email, PasswordHash: passwordHash})
@@ -64,7 +64,7 @@ type NewAccount struct {
 // CreateConfirmedAccount adds the account a, with its identity if any, in
 // one transaction; errors as CreateAccount (a linked identity is ErrExists
 // too).
-func (s *Store) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id int64, err error) {
+func (s *Accounts) CreateConfirmedAccount(ctx context.Context, a NewAccount) (id int64, err error) {
 	defer db.Wrap(&err, "CreateConfirmedAccount(%q)", a.Handle)
 	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if id, err = createAccountTx(ctx, tx, a); err != nil || a.Identity == nil {
@@ -96,18 +96,18 @@ VALUES ($1, $2, nullif($3, ''), nullif($4, ''), CASE WHEN $5 THEN now() END) RET
 
 // AccountByEmail returns the account signing in with email (any case), or
 // ErrNotFound.
-func (s *Store) AccountByEmail(ctx context.Context, email string) (_ *Account, err error) {
+func (s *Accounts) AccountByEmail(ctx context.Context, email string) (_ *Account, err error) {
 	defer db.Wrap(&err, "AccountByEmail")
 	return s.oneAccount(ctx, `WHERE lower(s.email) = lower($1)`, email)
 }
 
 // AccountByHandle returns the account of handle (any case), or ErrNotFound.
-func (s *Store) AccountByHandle(ctx context.Context, handle string) (_ *Account, err error) {
+func (s *Accounts) AccountByHandle(ctx context.Context, handle string) (_ *Account, err error) {
 	defer db.Wrap(&err, "AccountByHandle(%q)", handle)
 	return s.oneAccount(ctx, `WHERE lower(s.handle) = lower($1)`, handle)
 }
 
-func (s *Store) oneAccount(ctx context.Context, where string, arg any) (*Account, error) {
+func (s *Accounts) oneAccount(ctx context.Context, where string, arg any) (*Account, error) {
 	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+` FROM submitters s `+where, arg)
 	a, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByName[Account])
 	return a, db.NotFound(err)
@@ -115,7 +115,7 @@ func (s *Store) oneAccount(ctx context.Context, where string, arg any) (*Account
 
 // SetPassword replaces the account's password hash and ends its sessions:
 // whoever knew the old password is signed out.
-func (s *Store) SetPassword(ctx context.Context, id int64, passwordHash string) (err error) {
+func (s *Accounts) SetPassword(ctx context.Context, id int64, passwordHash string) (err error) {
 	defer db.Wrap(&err, "SetPassword(%d)", id)
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE submitters SET password_hash = $2 WHERE id = $1`, id, passwordHash); err != nil {
@@ -129,7 +129,7 @@ func (s *Store) SetPassword(ctx context.Context, id int64, passwordHash string) 
 // DeleteAccount deletes the account: its tokens and sessions go, its runs
 // stay (still marked as verified when they were), and its handle is
 // retired for HandleQuarantine.
-func (s *Store) DeleteAccount(ctx context.Context, id int64) (err error) {
+func (s *Accounts) DeleteAccount(ctx context.Context, id int64) (err error) {
 	defer db.Wrap(&err, "DeleteAccount(%d)", id)
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		var handle string

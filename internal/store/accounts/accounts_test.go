@@ -1,4 +1,4 @@
-package store_test
+package accounts_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	rules "github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -25,7 +25,7 @@ func TestAccounts(t *testing.T) {
 
 // accountsTokens creates two submitters of one org and a token, and
 // returns the token.
-func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
+func accountsTokens(t *testing.T, s *store.Store, url string) rules.Token {
 	t.Helper()
 	ctx := context.Background()
 	if err := s.CreateSubmitter(ctx, "Sandberg", "lil-lab"); err != nil {
@@ -47,7 +47,7 @@ func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
 	if err := s.CreateSubmitter(ctx, "third", ""); err != nil {
 		t.Errorf("the refused submitter was stored, or half of it: %v", err)
 	}
-	tok, _ := accounts.NewToken()
+	tok, _ := rules.NewToken()
 	if err := s.CreateToken(ctx, "nobody", tok.Hash, tok.Prefix); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("token of an unknown handle = %v, want ErrNotFound", err)
 	}
@@ -60,7 +60,7 @@ func accountsTokens(t *testing.T, s *store.Store, url string) accounts.Token {
 	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM tokens WHERE last_used_at IS NOT NULL`); n != 1 {
 		t.Errorf("last_used_at not noted")
 	}
-	if _, err := s.TokenSubmitter(ctx, accounts.Hash("lilb_unknown")); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.TokenSubmitter(ctx, rules.Hash("lilb_unknown")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown token = %v", err)
 	}
 	return tok
@@ -150,7 +150,7 @@ func accountsHiding(t *testing.T, s *store.Store, url, anonID string) {
 }
 
 // accountsRevoking: revoking by prefix, then the token is refused as revoked.
-func accountsRevoking(t *testing.T, s *store.Store, tok accounts.Token) {
+func accountsRevoking(t *testing.T, s *store.Store, tok rules.Token) {
 	t.Helper()
 	ctx := context.Background()
 	if h, err := s.RevokeToken(ctx, nil, tok.Prefix); h != "Sandberg" || err != nil {

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -27,15 +27,15 @@ FROM unnest($1::text[], $2::text[]) AS u(key, skeleton) WHERE t.id = u.key::bigi
 FROM unnest($1::text[], $2::text[]) AS u(key, skeleton) WHERE t.handle = u.key`},
 }
 
-// backfillSkeletons gives every handle, organisation slug and retired
+// BackfillSkeletons gives every handle, organisation slug and retired
 // handle its skeleton: the rows that lack one (all of them right after
 // migration 0027, rows of a restore), or every row when the stored
-// skeletons were computed by another names.Version. Migrate calls it after
+// skeletons were computed by another names.Version. store.Migrate calls it after
 // the schema migrations, under its lock. It is idempotent, and cheap when
 // there is nothing to do: one look at the version and an index scan for
 // the rows lacking a skeleton.
-func backfillSkeletons(ctx context.Context, databaseURL string) (err error) {
-	defer db.Wrap(&err, "backfillSkeletons")
+func BackfillSkeletons(ctx context.Context, databaseURL string) (err error) {
+	defer db.Wrap(&err, "BackfillSkeletons")
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return err
@@ -79,9 +79,7 @@ ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version`, names.Version)
 	return err
 }
 
-// refillSkeletons computes every stored skeleton again, whatever version
-// they were computed with: a restore ends with it, since a backup may
-// hold skeletons of another names.Version, or none.
-func (s *Store) refillSkeletons(ctx context.Context) error {
-	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return fillSkeletons(ctx, tx, true) })
-}
+// RefillSkeletons computes every stored skeleton again in tx, whatever
+// version they were computed with: a restore ends with it, since a backup
+// may hold skeletons of another names.Version, or none.
+func RefillSkeletons(ctx context.Context, tx pgx.Tx) error { return fillSkeletons(ctx, tx, true) }

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type Identity struct {
 
 // IdentityAccount returns the account that identity id signs in, or
 // ErrNotFound.
-func (s *Store) IdentityAccount(ctx context.Context, id Identity) (_ *Account, err error) {
+func (s *Accounts) IdentityAccount(ctx context.Context, id Identity) (_ *Account, err error) {
 	defer db.Wrap(&err, "IdentityAccount(%s)", id.Provider)
 	rows, _ := s.db.Pool().Query(ctx, `SELECT `+accountColumns+`
 FROM linked_identities i JOIN submitters s ON s.id = i.submitter_id
@@ -34,7 +34,7 @@ WHERE i.provider = $1 AND i.provider_user_id = $2`, id.Provider, id.UserID)
 // LinkIdentity lets identity id sign in the account. An identity linked
 // to any account already, or a second one of the same provider, is
 // ErrExists.
-func (s *Store) LinkIdentity(ctx context.Context, accountID int64, id Identity) (err error) {
+func (s *Accounts) LinkIdentity(ctx context.Context, accountID int64, id Identity) (err error) {
 	defer db.Wrap(&err, "LinkIdentity(%d, %s)", accountID, id.Provider)
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return linkTx(ctx, tx, accountID, id) })
 }
@@ -53,7 +53,7 @@ func linkTx(ctx context.Context, tx pgx.Tx, accountID int64, id Identity) error 
 // password and without another identity the account could no longer sign
 // in: that is ErrLastSignIn, and nothing changes. None linked is
 // ErrNotFound.
-func (s *Store) UnlinkIdentity(ctx context.Context, accountID int64, provider string) (err error) {
+func (s *Accounts) UnlinkIdentity(ctx context.Context, accountID int64, provider string) (err error) {
 	defer db.Wrap(&err, "UnlinkIdentity(%d, %s)", accountID, provider)
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var others int
@@ -71,7 +71,7 @@ FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&passwo
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM linked_identities WHERE submitter_id = $1 AND provider = $2`, accountID, provider)
 		if err == nil && tag.RowsAffected() == 0 {
-			return ErrNotFound
+			return db.ErrNotFound
 		}
 		return err
 	})
@@ -79,7 +79,7 @@ FROM submitters s WHERE s.id = $1 FOR UPDATE`, accountID, provider).Scan(&passwo
 
 // AccountProviders returns the providers the account signs in with, in
 // order.
-func (s *Store) AccountProviders(ctx context.Context, accountID int64) (_ []string, err error) {
+func (s *Accounts) AccountProviders(ctx context.Context, accountID int64) (_ []string, err error) {
 	defer db.Wrap(&err, "AccountProviders(%d)", accountID)
 	rows, _ := s.db.Pool().Query(ctx, `SELECT provider FROM linked_identities WHERE submitter_id = $1 ORDER BY provider`, accountID)
 	return pgx.CollectRows(rows, pgx.RowTo[string])

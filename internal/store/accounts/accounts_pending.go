@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type PendingSignup struct {
 
 // CreatePendingSignup stores p by the hash of its link's secret, valid
 // until expires.
-func (s *Store) CreatePendingSignup(ctx context.Context, hash []byte, p PendingSignup, expires time.Time) (err error) {
+func (s *Accounts) CreatePendingSignup(ctx context.Context, hash []byte, p PendingSignup, expires time.Time) (err error) {
 	defer db.Wrap(&err, "CreatePendingSignup(%q)", p.Handle)
 	_, err = s.db.Pool().Exec(ctx, `
 INSERT INTO pending_signups (hash, handle, email, password_hash, provider, provider_user_id, expires_at)
@@ -32,7 +32,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7)`, hash, p.Handle, p.Email, p.PasswordHash, p
 
 // PendingSignupByHash returns the unexpired pending sign-up with this
 // hash, or ErrNotFound, leaving it in place.
-func (s *Store) PendingSignupByHash(ctx context.Context, hash []byte) (_ *PendingSignup, err error) {
+func (s *Accounts) PendingSignupByHash(ctx context.Context, hash []byte) (_ *PendingSignup, err error) {
 	defer db.Wrap(&err, "PendingSignupByHash")
 	rows, _ := s.db.Pool().Query(ctx, `
 SELECT handle, email, password_hash, provider, provider_user_id FROM pending_signups
@@ -44,7 +44,7 @@ WHERE hash = $1 AND expires_at > now()`, hash)
 // TakePendingSignup returns and spends the unexpired pending sign-up with
 // this hash (forgetting every expired one too), or ErrNotFound: a link
 // works once.
-func (s *Store) TakePendingSignup(ctx context.Context, hash []byte) (_ *PendingSignup, err error) {
+func (s *Accounts) TakePendingSignup(ctx context.Context, hash []byte) (_ *PendingSignup, err error) {
 	defer db.Wrap(&err, "TakePendingSignup")
 	if _, err := s.db.Pool().Exec(ctx, `DELETE FROM pending_signups WHERE expires_at < now()`); err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ RETURNING handle, email, password_hash, provider, provider_user_id`, hash)
 
 // CreateEmailConfirmation stores a link that confirms the account's
 // address email, by the hash of its secret, valid until expires.
-func (s *Store) CreateEmailConfirmation(ctx context.Context, accountID int64, email string, hash []byte, expires time.Time) (err error) {
+func (s *Accounts) CreateEmailConfirmation(ctx context.Context, accountID int64, email string, hash []byte, expires time.Time) (err error) {
 	defer db.Wrap(&err, "CreateEmailConfirmation(%d)", accountID)
 	_, err = s.db.Pool().Exec(ctx, `INSERT INTO email_confirmations (hash, submitter_id, email, expires_at) VALUES ($1, $2, $3, $4)`,
 		hash, accountID, email, expires)
@@ -67,7 +67,7 @@ func (s *Store) CreateEmailConfirmation(ctx context.Context, accountID int64, em
 // ConfirmEmail spends the confirmation with this hash and marks the
 // account's address confirmed, when it is still the address the link was
 // mailed to. An unknown, expired or stale link is ErrNotFound.
-func (s *Store) ConfirmEmail(ctx context.Context, hash []byte) (err error) {
+func (s *Accounts) ConfirmEmail(ctx context.Context, hash []byte) (err error) {
 	defer db.Wrap(&err, "ConfirmEmail")
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var id int64
@@ -80,7 +80,7 @@ RETURNING submitter_id, email`, hash).Scan(&id, &email)
 		tag, err := tx.Exec(ctx, `UPDATE submitters SET email_verified_at = coalesce(email_verified_at, now())
 WHERE id = $1 AND lower(email) = lower($2)`, id, email)
 		if err == nil && tag.RowsAffected() == 0 {
-			return ErrNotFound
+			return db.ErrNotFound
 		}
 		return err
 	})
@@ -90,7 +90,7 @@ WHERE id = $1 AND lower(email) = lower($2)`, id, email)
 // would: no submitter or organisation has it in any case (ErrExists), it
 // was not retired less than HandleQuarantine ago (ErrRetired), and it does
 // not look like any of those (ErrLookalike).
-func (s *Store) HandleAvailable(ctx context.Context, handle string) (err error) {
+func (s *Accounts) HandleAvailable(ctx context.Context, handle string) (err error) {
 	defer db.Wrap(&err, "HandleAvailable(%q)", handle)
 	c, err := clashOf(ctx, s.db.Pool(), handle, HandleQuarantine)
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func submitterID(ctx context.Context, tx pgx.Tx, handle string) (id int64, err e
 // accept (AnswerInvite). A member, or someone invited already, is
 // ErrExists; an unknown handle ErrNotFound; an actor who is no owner
 // ErrNotOrgOwner (or ErrNotMember).
-func (s *Store) InviteMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
+func (s *Accounts) InviteMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
 	defer db.Wrap(&err, "InviteMember(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes until the invitation is accepted.
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
@@ -81,7 +81,7 @@ ON CONFLICT DO NOTHING`, orgID, id, actorID)
 // answered. No invitation pending for handle is ErrNotInvited; an unknown
 // handle ErrNotFound; an actor who is no owner ErrNotOrgOwner (or
 // ErrNotMember).
-func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) (err error) {
+func (s *Accounts) WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) (err error) {
 	defer db.Wrap(&err, "WithdrawInvite(%d, %q, %q)", actorID, slug, handle)
 	// Nothing public changes: an invitation was never a membership.
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
@@ -100,7 +100,7 @@ func (s *Store) WithdrawInvite(ctx context.Context, actorID int64, slug, handle 
 // AnswerInvite accepts (the account becomes a member) or declines (the
 // invitation is gone, and nothing else changes) the account's invitation
 // into the organisation slug. No such invitation is ErrNotFound.
-func (s *Store) AnswerInvite(ctx context.Context, accountID int64, slug string, accept bool) (err error) {
+func (s *Accounts) AnswerInvite(ctx context.Context, accountID int64, slug string, accept bool) (err error) {
 	defer db.Wrap(&err, "AnswerInvite(%d, %q, %v)", accountID, slug, accept)
 	// The organisation's page lists its members.
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
@@ -125,7 +125,7 @@ ON CONFLICT DO NOTHING`, orgID, accountID)
 // keeps one. The member's tokens for the organisation are revoked; runs
 // uploaded for it stay its runs. A handle that is not a member is
 // ErrNotMember.
-func (s *Store) RemoveMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
+func (s *Accounts) RemoveMember(ctx context.Context, actorID int64, slug, handle string) (err error) {
 	defer db.Wrap(&err, "RemoveMember(%d, %q, %q)", actorID, slug, handle)
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		orgID, role, err := orgRole(ctx, tx, slug, actorID)
@@ -174,7 +174,7 @@ SELECT EXISTS (SELECT 1 FROM org_members WHERE org_id = $1 AND submitter_id = $2
 // MakeOwner makes the member handle an owner of the organisation slug, on
 // behalf of the owner actorID. A handle that is not a member (an invitee
 // included) is ErrNotMember.
-func (s *Store) MakeOwner(ctx context.Context, actorID int64, slug, handle string) (err error) {
+func (s *Accounts) MakeOwner(ctx context.Context, actorID int64, slug, handle string) (err error) {
 	defer db.Wrap(&err, "MakeOwner(%d, %q, %q)", actorID, slug, handle)
 	// The organisation's page shows each member's role.
 	return s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
