@@ -77,7 +77,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	// an expired one, the sweep frees its bytes.
 	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
 	// Uploads append run counts; folding them keeps what readers add up
-	// to a second's uploads (store/browse_counts.go).
+	// to a second's uploads (store/bests/browse_counts.go).
 	go db.Store.KeepCountsFolded(ctx, time.Second, logger)
 	site := web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,

@@ -60,7 +60,7 @@ func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, 
 			Model:    link(r.ModelSlug, r.ModelName, paths.Model),
 			Hardware: link(r.HardwareSlug, r.HardwareName, paths.Hardware),
 			Engine:   link(r.EngineSlug, r.EngineName, paths.Engine),
-			// Only a verified name has a slug (store.runIdentities).
+			// Only a verified name has a slug (store/bests: runIdentities).
 			Submitter:    link(r.SubmitterSlug, report.Submitter(l, r.Submitter, r.SubmitterSlug != ""), paths.Submitter),
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
 			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, AboveBound: r.AboveBound,

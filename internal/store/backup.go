@@ -8,6 +8,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // BackupRun is a stored run as a backup keeps it: its header (every fact,
@@ -37,7 +40,7 @@ func (r extraRow) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.ext
 // included, oldest first. Sources are read a row at a time, never all at
 // once.
 func (b *BackupSnapshot) EachRun(ctx context.Context, fn func(BackupRun) error) (err error) {
-	defer wrap(&err, "EachRun")
+	defer db.Wrap(&err, "EachRun")
 	rows, err := b.tx.Query(ctx, selectBackupSQL)
 	if err != nil {
 		return err
@@ -66,9 +69,9 @@ func (s *Store) EachBackupRun(ctx context.Context, fn func(BackupRun) error) err
 // r.EditedAt), hidden when it was, in one transaction. An id or key
 // already stored is an error: restore fills an empty database.
 func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte, hidden bool) (err error) {
-	defer wrap(&err, "RestoreRun(%q)", r.ID)
+	defer db.Wrap(&err, "RestoreRun(%q)", r.ID)
 	uploaded := r.UploadedAt.UTC().Truncate(time.Microsecond)
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		sql, args := insertRun(r.ID, dedupeKey, uploaded, r)
 		tag, err := tx.Exec(ctx, sql, args...)
 		if err != nil {
@@ -94,15 +97,15 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		if err := copyPrefillRows(ctx, tx, r.ID, r.Prefill); err != nil {
 			return fmt.Errorf("prefill rows: %w", err)
 		}
-		if err := indexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
+		if err := bests.IndexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
 			return err
 		}
 		if !hidden {
 			return nil
 		}
-		if err := lockBest(ctx, tx); err != nil {
+		if err := bests.LockBest(ctx, tx); err != nil {
 			return err
 		}
-		return hideInTx(ctx, tx, r.ID)
+		return accounts.HideInTx(ctx, tx, r.ID)
 	})
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // BackupSnapshot reads what a backup keeps, every part from one snapshot
@@ -18,9 +21,9 @@ type BackupSnapshot struct{ tx pgx.Tx }
 
 // Snapshot calls fn with a read-only snapshot of the database.
 func (s *Store) Snapshot(ctx context.Context, fn func(*BackupSnapshot) error) (err error) {
-	defer wrap(&err, "Snapshot")
+	defer db.Wrap(&err, "Snapshot")
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	return s.transact(ctx, opts, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, opts, func(tx pgx.Tx) error {
 		// Rows read the same whatever the server's settings: times in
 		// UTC, bytes in hex (what json_populate_recordset reads back).
 		if _, err := tx.Exec(ctx, `SELECT set_config('TimeZone', 'UTC', true), set_config('bytea_output', 'hex', true)`); err != nil {
@@ -33,7 +36,7 @@ func (s *Store) Snapshot(ctx context.Context, fn func(*BackupSnapshot) error) (e
 // EachRow calls fn with every row of t as a JSON object of t's columns in
 // their order, the rows in a stable order (by every column).
 func (b *BackupSnapshot) EachRow(ctx context.Context, t BackupTable, fn func(row []byte) error) (err error) {
-	defer wrap(&err, "EachRow(%s)", t.Name)
+	defer db.Wrap(&err, "EachRow(%s)", t.Name)
 	cols := quoteAll(t.ColumnList(), "")
 	rows, err := b.tx.Query(ctx, `SELECT row_to_json(r)::text FROM (SELECT `+strings.Join(cols, ", ")+
 		` FROM `+pgx.Identifier{t.Name}.Sanitize()+`) r ORDER BY `+strings.Join(quoteAll(t.ColumnList(), "r."), ", "))
@@ -74,7 +77,7 @@ func (t BackupTable) CheckColumns(cols []string) error {
 // tables set cols[1:] on the rows matched by cols[0]; every row must
 // match one.
 func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, rows []json.RawMessage) (err error) {
-	defer wrap(&err, "RestoreRows(%s)", t.Name)
+	defer db.Wrap(&err, "RestoreRows(%s)", t.Name)
 	if err := t.CheckColumns(cols); err != nil {
 		return err
 	}
@@ -99,7 +102,7 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 	if err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, sql, string(array))
+	tag, err := s.db.Pool().Exec(ctx, sql, string(array))
 	if err == nil && tag.RowsAffected() != int64(len(rows)) {
 		err = fmt.Errorf("%d of %d rows stored: the others name rows the backup does not hold", tag.RowsAffected(), len(rows))
 	}
@@ -110,20 +113,20 @@ func (s *Store) RestoreRows(ctx context.Context, t BackupTable, cols []string, r
 // ids, a backup made before organisations had members gets the
 // memberships the migration that introduced them would have made, one
 // made before moderation was its own state the moderations (what
-// backfillModerationSQL finds in its audit log), and every name's
+// accounts.BackfillModerationSQL finds in its audit log), and every name's
 // skeleton is computed by this build.
 func (s *Store) FinishRestore(ctx context.Context) (err error) {
-	defer wrap(&err, "FinishRestore")
+	defer db.Wrap(&err, "FinishRestore")
 	if err := s.restoreSequences(ctx); err != nil {
 		return err
 	}
-	if _, err := s.pool.Exec(ctx, backfillModerationSQL); err != nil {
+	if _, err := s.db.Pool().Exec(ctx, accounts.BackfillModerationSQL); err != nil {
 		return err
 	}
 	if err := s.restoreLegacyMemberships(ctx); err != nil {
 		return err
 	}
-	return s.refillSkeletons(ctx)
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return accounts.RefillSkeletons(ctx, tx) })
 }
 
 // restoreLegacyMemberships turns the operator's one-organisation
@@ -132,7 +135,7 @@ func (s *Store) FinishRestore(ctx context.Context) (err error) {
 // verified runs the organisation's: what the migration did to the same
 // rows in place. A backup with any membership has them all already.
 func (s *Store) restoreLegacyMemberships(ctx context.Context) error {
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var has bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM org_members)`).Scan(&has); err != nil || has {
 			return err
@@ -162,7 +165,7 @@ func (s *Store) restoreSequences(ctx context.Context) error {
 		name := pgx.Identifier{t.Name}.Sanitize()
 		// setval(…, max + 1, false): the next id is max + 1; an empty
 		// table starts at 1.
-		if _, err := s.pool.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'),
+		if _, err := s.db.Pool().Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'),
 			COALESCE((SELECT max(id) FROM `+name+`), 0) + 1, false)`, t.Name); err != nil {
 			return err
 		}
@@ -188,12 +191,12 @@ func restoredTables() []string {
 // Empty reports whether the database holds none of what a restore
 // writes, as a restore requires.
 func (s *Store) Empty(ctx context.Context) (empty bool, err error) {
-	defer wrap(&err, "Empty")
+	defer db.Wrap(&err, "Empty")
 	var exists []string
 	for _, name := range restoredTables() {
 		exists = append(exists, `EXISTS (SELECT 1 FROM `+pgx.Identifier{name}.Sanitize()+`)`)
 	}
-	err = s.pool.QueryRow(ctx, `SELECT NOT (`+strings.Join(exists, " OR ")+`)`).Scan(&empty)
+	err = s.db.Pool().QueryRow(ctx, `SELECT NOT (`+strings.Join(exists, " OR ")+`)`).Scan(&empty)
 	return empty, err
 }
 
@@ -201,8 +204,8 @@ func (s *Store) Empty(ctx context.Context) (empty bool, err error) {
 // an empty database failed part way: a site is restored whole or not at
 // all. Only a restore calls it, having checked Empty first.
 func (s *Store) UndoRestore(ctx context.Context) (err error) {
-	defer wrap(&err, "UndoRestore")
-	_, err = s.pool.Exec(ctx, `TRUNCATE `+strings.Join(quoteAll(restoredTables(), ""), ", ")+` RESTART IDENTITY CASCADE`)
+	defer db.Wrap(&err, "UndoRestore")
+	_, err = s.db.Pool().Exec(ctx, `TRUNCATE `+strings.Join(quoteAll(restoredTables(), ""), ", ")+` RESTART IDENTITY CASCADE`)
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // BenchmarkInsertRun inserts seed-sized runs (48 decode cells, 5 prefill
@@ -17,7 +18,7 @@ func BenchmarkInsertRun(b *testing.B) {
 	source := make([]byte, 14<<10)
 	b.Run("serial", func(b *testing.B) {
 		for n := 0; b.Loop(); n++ {
-			if _, _, err := s.InsertRun(ctx, seedRun(), fmt.Sprintf("serial-%d", n), source); err != nil {
+			if _, _, err := s.InsertRun(ctx, storetest.SeedRun(), fmt.Sprintf("serial-%d", n), source); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -28,7 +29,7 @@ func BenchmarkInsertRun(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				key := fmt.Sprintf("parallel-%d", n.Add(1))
-				if _, _, err := s.InsertRun(ctx, seedRun(), key, source); err != nil {
+				if _, _, err := s.InsertRun(ctx, storetest.SeedRun(), key, source); err != nil {
 					b.Error(err)
 					return
 				}
@@ -42,7 +43,7 @@ func BenchmarkInsertRun(b *testing.B) {
 func BenchmarkGetRun(b *testing.B) {
 	s, _ := dbtest.New(b)
 	ctx := context.Background()
-	id, _, err := s.InsertRun(ctx, seedRun(), "get", nil)
+	id, _, err := s.InsertRun(ctx, storetest.SeedRun(), "get", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,12 +10,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // The bulk load is how `speedmatrix demo` reaches a million runs. Bulk.CopyRuns
 // writes every row of a batch with COPY, the browse columns of runs
-// computed in Go as an upload's are (browseRowArgs), and keeps each
-// group's best cells and run counts in memory (freshIndex) instead of
+// computed in Go as an upload's are (BrowseColumns), and keeps each
+// group's best cells and run counts in memory (FreshIndex) instead of
 // offering them batch by batch; Bulk.Finish offers them to the tables of
 // bests, the counts and the history in one statement each (the demo calls
 // it every 250,000 runs and at the end), with the upload path's rule
@@ -35,7 +37,7 @@ type Bulk struct {
 	s *Store
 	// index is what the runs copied since the last Finish bring the
 	// browse index.
-	index *freshIndex
+	index *bests.FreshIndex
 	// replica: the role may skip the foreign-key triggers while it copies
 	// rows whose runs it wrote in the same transaction.
 	replica bool
@@ -43,13 +45,13 @@ type Bulk struct {
 
 // NewBulk starts a bulk load.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
-	defer wrap(&err, "NewBulk")
-	b := &Bulk{s: s, index: newFreshIndex()}
+	defer db.Wrap(&err, "NewBulk")
+	b := &Bulk{s: s, index: bests.NewFreshIndex()}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
 	// transaction). Anyone else pays for it.
-	err = s.pool.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&b.replica)
+	err = s.db.Pool().QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&b.replica)
 	return b, err
 }
 
@@ -59,7 +61,7 @@ func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 // another key holds the short one. It refuses runs with a verified
 // submitter, which belong to an account: the bulk load is for demo data.
 func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err error) {
-	defer wrap(&err, "CopyRuns(%d runs)", len(runs))
+	defer db.Wrap(&err, "CopyRuns(%d runs)", len(runs))
 	uploaded := make([]time.Time, len(runs))
 	for i, nr := range runs {
 		if nr.DedupeKey == "" {
@@ -75,7 +77,7 @@ func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err e
 		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
 	}
 	out := make([]Inserted, len(runs))
-	err = b.s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	err = b.s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		return b.copyRuns(ctx, tx, runs, uploaded, out)
 	}))
 	if err != nil {
@@ -84,7 +86,7 @@ func (b *Bulk) CopyRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err e
 	for i, nr := range runs {
 		if out[i].Created {
 			nr.Run.ID, nr.Run.UploadedAt, nr.Run.Revision = out[i].ID, uploaded[i], 1
-			b.index.add(out[i].ID, nr.Run, uploaded[i])
+			b.index.Add(out[i].ID, nr.Run, uploaded[i])
 		}
 	}
 	return out, nil
@@ -117,11 +119,32 @@ func (b *Bulk) copyRuns(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded 
 	if err := copyBatch(ctx, tx, runs, out); err != nil {
 		return err
 	}
-	_, names := identityArgs(fresh)
-	if _, err := tx.Exec(ctx, nameIdentitiesSQL, names...); err != nil {
+	sql, args := bests.NameIdentities(fresh)
+	if _, err := tx.Exec(ctx, sql, args...); err != nil {
 		return fmt.Errorf("name identities: %w", err)
 	}
 	return nil
+}
+
+// Finish offers the best cells, group counts and history cells of the
+// runs copied since the last Finish to the stored ones, as the upload path
+// does (a better cell replaces the stored best; counts add up), folds the
+// counts, and refreshes the planner's statistics. It announces a reset:
+// every leaderboard and entity page may have changed. A long load calls it
+// now and then, so that what an interruption leaves unranked stays small.
+func (b *Bulk) Finish(ctx context.Context) (err error) {
+	defer db.Wrap(&err, "Bulk.Finish")
+	err = b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		if err := b.index.Offer(ctx, tx, b.replica); err != nil {
+			return Change{}, err
+		}
+		return Change{Reset: true}, nil
+	})
+	if err != nil {
+		return err
+	}
+	b.index = bests.NewFreshIndex()
+	return b.s.Analyze(ctx)
 }
 
 // assignIDs settles each run as insertRunRow would: the id of its key when
@@ -169,7 +192,7 @@ func bulkRunRow(id string, nr NewRun, uploaded time.Time) []any {
 	r := nr.Run
 	args := runRowArgs(id, nr.DedupeKey, uploaded, r)
 	// runRowArgs leaves out revision, which insertRunSQL writes as 1, and
-	// ends with the browse columns (browseRowArgs) and the organisation's
+	// ends with the browse columns (BrowseColumns) and the organisation's
 	// slug, which a bulk load has none of (CopyRuns takes no account's
 	// runs).
 	args = args[:len(args)-1]

@@ -8,6 +8,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // bulkFixture is batchFixture with unverified submitters (the bulk load
@@ -80,7 +81,7 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
-		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
+		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)
 		// The bulk load takes no proven submitter (CopyRuns refuses
 		// them), so it leaves submitter_best_cells empty, as InsertRun
 		// does for the same runs: equal, and empty.
@@ -94,11 +95,11 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 		}
 		if !slices.Equal(a, b) {
 			t.Errorf("%s differs: %d rows one by one, %d in bulk; first one-by-one row missing from the bulk load: %v",
-				table, len(a), len(b), firstMissing(a, b))
+				table, len(a), len(b), storetest.FirstMissing(a, b))
 		}
 	}
 	q := store.LeaderQuery{Metric: store.MetricTotal, Concurrency: 1}
-	if a, b := leaderIDs(t, single, q), leaderIDs(t, bulk, q); len(a) == 0 || !slices.Equal(a, b) {
+	if a, b := storetest.LeaderIDs(t, single, q), storetest.LeaderIDs(t, bulk, q); len(a) == 0 || !slices.Equal(a, b) {
 		t.Errorf("leaderboard one by one %v, in bulk %v", a, b)
 	}
 }
@@ -107,7 +108,7 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 // account, which the bulk load does not link.
 func TestCopyRunsRefusesAccountRuns(t *testing.T) {
 	s, _ := dbtest.New(t)
-	r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vllm", run.Valid, 100, 50, 1)
+	r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vllm", run.Valid, 100, 50, 1)
 	b, err := s.NewBulk(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -149,9 +150,9 @@ func TestBulkOnStoredRuns(t *testing.T) {
 	compare := func(when string) {
 		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs",
 			"engine_version_runs", "history_cells", "history_versions", "history_setups"} {
-			if a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table); !slices.Equal(a, b) {
+			if a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table); !slices.Equal(a, b) {
 				t.Errorf("%s: %s differs: %d rows one by one, %d in bulk; first missing: %v",
-					when, table, len(a), len(b), firstMissing(a, b))
+					when, table, len(a), len(b), storetest.FirstMissing(a, b))
 			}
 		}
 	}

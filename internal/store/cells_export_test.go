@@ -14,7 +14,7 @@ import (
 // for them (queueRunRows, arrays by column), with source as the run's
 // source.
 func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, uploadID string, source []byte) error {
-	return s.transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if err := copyDecodeCells(ctx, tx, copyID, r.Decode); err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func WriteCellsEveryWay(ctx context.Context, s *Store, r *run.Run, copyID, uploa
 
 // ReadCells reads run id's decode cells and prefill rows as GetRun does.
 func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []run.PrefillRow, error) {
-	rows, err := s.pool.Query(ctx, selectDecodeSQL, id)
+	rows, err := s.db.Pool().Query(ctx, selectDecodeSQL, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -37,7 +37,7 @@ func ReadCells(ctx context.Context, s *Store, id string) ([]run.DecodeCell, []ru
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err = s.pool.Query(ctx, selectPrefillSQL, id)
+	rows, err = s.db.Pool().Query(ctx, selectPrefillSQL, id)
 	if err != nil {
 		return nil, nil, err
 	}

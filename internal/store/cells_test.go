@@ -15,6 +15,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestCellArgsMatchRows checks that the upload's insert of a run's cells
@@ -26,15 +27,15 @@ import (
 func TestCellArgsMatchRows(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
-	r := seedRun()
+	r := storetest.SeedRun()
 	r.Decode = append(r.Decode, trickyDecodeCells()...)
-	for j, p := range fullRun().Prefill { // its three kinds of row, at contexts of their own
+	for j, p := range storetest.FullRun().Prefill { // its three kinds of row, at contexts of their own
 		p.Context = j + 1
 		r.Prefill = append(r.Prefill, p)
 	}
 	r.Prefill = append(r.Prefill, run.PrefillRow{Context: math.MaxInt32, MeasuredContext: -1, Status: run.Queued,
 		Reason: `"{a,b}" \ NULL`, ReasonCode: run.ReasonQueued, PromptTPS: f(math.Inf(1)), Completed: i(math.MaxInt64)})
-	big := seedRun()
+	big := storetest.SeedRun()
 	big.Decode, big.Prefill = nil, nil
 	for j := range 600 {
 		c := trickyDecodeCells()[j%3]
@@ -46,7 +47,7 @@ func TestCellArgsMatchRows(t *testing.T) {
 			big.Prefill = append(big.Prefill, p)
 		}
 	}
-	conn := rawConn(t, url)
+	conn := storetest.RawConn(t, url)
 	for _, tc := range []struct {
 		name string
 		r    *run.Run
@@ -144,7 +145,7 @@ func sortCells(r *run.Run) {
 func TestUploadCellStatementsKeepTheirPlan(t *testing.T) {
 	_, url := dbtest.New(t)
 	ctx := context.Background()
-	conn := rawConn(t, url)
+	conn := storetest.RawConn(t, url)
 	rng := rand.New(rand.NewPCG(1, 2))
 	sqls := map[string]bool{}
 	for k := range 12 {

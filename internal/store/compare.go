@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // CompareCandidates returns runs worth comparing with run id, newest first,
@@ -14,11 +15,11 @@ import (
 // internal/catalog normalises them). The runs carry their header only (no
 // cells): enough to name them in a list. An unknown id gives ErrNotFound.
 func (s *Store) CompareCandidates(ctx context.Context, id string, limit int) (sameModel, sameHardware []*run.Run, err error) {
-	defer wrap(&err, "CompareCandidates(%q)", id)
+	defer db.Wrap(&err, "CompareCandidates(%q)", id)
 	var model, hardware string
-	err = s.public().QueryRow(ctx, `SELECT model_slug, hardware_slug FROM runs WHERE id = $1`, id).Scan(&model, &hardware)
+	err = s.db.Public().QueryRow(ctx, `SELECT model_slug, hardware_slug FROM runs WHERE id = $1`, id).Scan(&model, &hardware)
 	if err != nil {
-		return nil, nil, notFound(err)
+		return nil, nil, db.NotFound(err)
 	}
 	// An empty slug (a run without a model id or hardware) matches nothing:
 	// "both unknown" is no reason to compare.
@@ -39,7 +40,7 @@ func (s *Store) CompareCandidates(ctx context.Context, id string, limit int) (sa
 // input) equals value, newest first (ties in descending id, as every run
 // list), leaving out the run except.
 func (s *Store) runHeaders(ctx context.Context, column, value, except string, limit int) ([]*run.Run, error) {
-	rows, _ := s.public().Query(ctx, `
+	rows, _ := s.db.Public().Query(ctx, `
 SELECT id, uploaded_at, submitter, hardware_type, hardware_gpu_name, hardware_gpu_count,
     hardware_vram_gb, hardware_cpu_name, engine_name, engine_version, engine_quantization,
     model_id, model_served_name, demo

@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"sync"
 	"testing"
@@ -11,49 +10,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
-
-// openWide opens a second store on the test database at dbURL with conns
-// connections, so that conns transactions really run at once (the pool's
-// default is the number of CPUs, as few as 4).
-func openWide(t *testing.T, dbURL string, conns int) *store.Store {
-	t.Helper()
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("pool_max_conns", fmt.Sprint(conns))
-	u.RawQuery = q.Encode()
-	s, err := store.Open(context.Background(), u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close) // before dbtest drops the database: cleanups run last first
-	return s
-}
-
-// roundRun is a seed-sized run (48 cells, all valid) whose identities are
-// new in round: its GPU, engine, model, quantization and submitter were
-// never stored before that round. Writer w's numbers differ from the other
-// writers', so the best cells change hands while the writers race.
-func roundRun(round, w int) *run.Run {
-	r := seedRun()
-	r.Profile = ""             // quick runs never rank: these must reach best_cells
-	r.SubmitterVerified = true // a claimed name would be no identity
-	r.Submitter = fmt.Sprintf("racer %d", round)
-	r.Hardware.GPUName = fmt.Sprintf("Racecard %d", round)
-	r.Engine.Name = fmt.Sprintf("raceengine-%d", round)
-	r.Engine.Quantization = fmt.Sprintf("RaceQ%d", round)
-	r.Model.ID = fmt.Sprintf("race-org/race-model-%d-FP8", round)
-	for i := range r.Decode {
-		m := &r.Decode[i].Metrics
-		m.TotalTPS = f(100 + float64(w) + float64(i))
-		m.PerRequestTPS = f(50 + float64((w*7+i)%16))
-		m.TTFTms = f(10 + float64((w*5+i)%16))
-	}
-	return r
-}
 
 // TestConcurrentNewIdentities uploads runs that share identities nobody has
 // stored yet, 16 at once, round after round: every upload must go in. Two
@@ -62,14 +20,14 @@ func roundRun(round, w int) *run.Run {
 func TestConcurrentNewIdentities(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	const rounds, writers = 5, 16
-	s := openWide(t, dbURL, writers)
+	s := storetest.OpenWide(t, dbURL, writers)
 	ctx := context.Background()
 	for round := range rounds {
 		start := make(chan struct{})
 		errs := make([]error, writers)
 		var wg sync.WaitGroup
 		for w := range writers {
-			r, key := roundRun(round, w), fmt.Sprintf("race %d/%d", round, w)
+			r, key := storetest.RoundRun(round, w), fmt.Sprintf("race %d/%d", round, w)
 			wg.Go(func() {
 				<-start
 				_, _, errs[w] = s.InsertRun(ctx, r, key, []byte(key))
@@ -91,17 +49,17 @@ func TestConcurrentNewIdentities(t *testing.T) {
 	if _, err := s.FoldCounts(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := mustQueryInt(t, dbURL, `SELECT count(*) FROM browse_groups WHERE runs = $1`, writers); n != rounds {
+	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM browse_groups WHERE runs = $1`, writers); n != rounds {
 		t.Errorf("%d groups of %d runs, want %d", n, writers, rounds)
 	}
-	if n := mustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells`); n != rounds*48*3 {
+	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells`); n != rounds*48*3 {
 		t.Errorf("%d best cells, want %d", n, rounds*48*3)
 	}
-	if n := mustQueryInt(t, dbURL, `SELECT count(*) FROM identities WHERE slug LIKE '%race%'`); n != rounds*6 {
+	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM identities WHERE slug LIKE '%race%'`); n != rounds*6 {
 		t.Errorf("%d identities, want %d", n, rounds*6)
 	}
 	// The best total tok/s of each point is the last writer's (highest).
-	last := mustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells b JOIN runs r ON r.id = b.run_id
+	last := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells b JOIN runs r ON r.id = b.run_id
 WHERE b.metric = 'total_tps' AND r.dedupe_key LIKE $1`, fmt.Sprintf("race %%/%d", writers-1))
 	if last != rounds*48 {
 		t.Errorf("the last writer holds %d total tok/s bests, want %d", last, rounds*48)
@@ -114,12 +72,12 @@ WHERE b.metric = 'total_tps' AND r.dedupe_key LIKE $1`, fmt.Sprintf("race %%/%d"
 // kept current must equal those recomputed from every run afterwards.
 func TestRebuildsDuringUploads(t *testing.T) {
 	_, dbURL := dbtest.New(t)
-	s := openWide(t, dbURL, 16)
+	s := storetest.OpenWide(t, dbURL, 16)
 	ctx := context.Background()
 	const stored, uploaders, uploads, rebuilders = 16, 12, 3, 4
 	var ids []string
 	for i := range stored {
-		ids = append(ids, mustInsertRun(t, s, roundRun(0, i), fmt.Sprintf("stored %d", i)))
+		ids = append(ids, storetest.MustInsertRun(t, s, storetest.RoundRun(0, i), fmt.Sprintf("stored %d", i)))
 	}
 	start := make(chan struct{})
 	var mu sync.Mutex
@@ -136,7 +94,7 @@ func TestRebuildsDuringUploads(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			for i := range uploads {
-				r := roundRun(0, 100+w*uploads+i)
+				r := storetest.RoundRun(0, 100+w*uploads+i)
 				_, _, err := s.InsertRun(ctx, r, fmt.Sprintf("upload %d/%d", w, i), nil)
 				record(err)
 			}
@@ -150,7 +108,7 @@ func TestRebuildsDuringUploads(t *testing.T) {
 					record(s.HideRun(ctx, ids[i]))
 					continue
 				}
-				r := roundRun(0, 200+i) // new numbers, and a cell that is no longer valid
+				r := storetest.RoundRun(0, 200+i) // new numbers, and a cell that is no longer valid
 				r.Decode[0].Status = run.Failed
 				record(s.ReplaceDerived(ctx, ids[i], r))
 			}
@@ -164,15 +122,15 @@ func TestRebuildsDuringUploads(t *testing.T) {
 	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs"}
 	var kept [][]string
 	for _, table := range tables {
-		kept = append(kept, dumpTable(t, dbURL, table))
+		kept = append(kept, storetest.DumpTable(t, dbURL, table))
 	}
 	if err := store.RebuildAllBest(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	for i, table := range tables {
-		if rebuilt := dumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
+		if rebuilt := storetest.DumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
 			t.Errorf("%s kept current (%d rows) differs from its rebuild (%d rows); first kept row not rebuilt: %s",
-				table, len(kept[i]), len(rebuilt), firstMissing(kept[i], rebuilt))
+				table, len(kept[i]), len(rebuilt), storetest.FirstMissing(kept[i], rebuilt))
 		}
 	}
 }
@@ -183,7 +141,7 @@ func TestRebuildsDuringUploads(t *testing.T) {
 func TestConcurrentBatchesShareDocuments(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	const rounds, docs, batches = 4, 40, 4
-	s := openWide(t, dbURL, batches)
+	s := storetest.OpenWide(t, dbURL, batches)
 	ctx := context.Background()
 	for round := range rounds {
 		start := make(chan struct{})
@@ -194,7 +152,7 @@ func TestConcurrentBatchesShareDocuments(t *testing.T) {
 			var batch []store.NewRun
 			for i := range docs {
 				key := fmt.Sprintf("shared %d/%d", round, i)
-				batch = append(batch, store.NewRun{Run: roundRun(round, i), DedupeKey: key, Source: []byte(key)})
+				batch = append(batch, store.NewRun{Run: storetest.RoundRun(round, i), DedupeKey: key, Source: []byte(key)})
 			}
 			if w%2 == 1 {
 				slices.Reverse(batch)

@@ -12,6 +12,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestHistoryCountsDoNotSerialiseUploads holds one upload of a setup and
@@ -23,11 +24,11 @@ import (
 // the kept rows must be what a rebuild derives.
 func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 	_, dbURL := dbtest.New(t)
-	s := openWide(t, dbURL, 4)
+	s := storetest.OpenWide(t, dbURL, 4)
 	ctx := context.Background()
-	conn := rawConn(t, dbURL)
+	conn := storetest.RawConn(t, dbURL)
 	upload := func(quant, version string, total float64, min int) *run.Run {
-		r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 50, min)
+		r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, total, 50, min)
 		r.Engine.Quantization, r.Engine.Version = quant, version
 		return r
 	}
@@ -35,7 +36,7 @@ func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 	// rows exist and are folded.
 	var ids []string
 	for i, r := range []*run.Run{upload("AWQ", "0.9.0", 300, 1), upload("AWQ", "0.8.0", 300, 2), upload("FP8", "0.9.0", 300, 3)} {
-		ids = append(ids, mustInsertRun(t, s, r, fmt.Sprint("settled", i)))
+		ids = append(ids, storetest.MustInsertRun(t, s, r, fmt.Sprint("settled", i)))
 	}
 	if _, err := s.FoldCounts(ctx); err != nil {
 		t.Fatal(err)
@@ -95,15 +96,15 @@ func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 	}
 	quantizations("folded", "fp8", "awq")
 	checkHistoryAnswers(t, s, conn, ids, "folded")
-	if got := mustQueryInt(t, dbURL, `SELECT count(*) FROM browse_count_deltas`); got != 0 {
+	if got := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM browse_count_deltas`); got != 0 {
 		t.Errorf("%d deltas left after the fold", got)
 	}
-	kept := [][]string{dumpTable(t, dbURL, "history_versions"), dumpTable(t, dbURL, "history_setups")}
+	kept := [][]string{storetest.DumpTable(t, dbURL, "history_versions"), storetest.DumpTable(t, dbURL, "history_setups")}
 	if err := store.RebuildAllBest(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	for i, table := range []string{"history_versions", "history_setups"} {
-		if rebuilt := dumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
+		if rebuilt := storetest.DumpTable(t, dbURL, table); !slices.Equal(kept[i], rebuilt) {
 			t.Errorf("%s kept:\n%v\nrebuilt:\n%v", table, kept[i], rebuilt)
 		}
 	}
@@ -113,7 +114,7 @@ func TestHistoryCountsDoNotSerialiseUploads(t *testing.T) {
 // from the runs do.
 func checkHistoryAnswers(t *testing.T, s *store.Store, conn *pgx.Conn, ids []string, when string) {
 	t.Helper()
-	got, want := historyAnswers(t, s, conn, ids)
+	got, want := storetest.HistoryAnswers(t, s, conn, ids)
 	for i := range got {
 		if got[i] != want[i] {
 			t.Errorf("%s: %s, want %s", when, got[i], want[i])

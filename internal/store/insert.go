@@ -10,6 +10,9 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // InsertRun stores r, its source document and its cells in one transaction,
@@ -20,7 +23,7 @@ import (
 // On success it sets r.ID, r.Revision (1) and r.UploadedAt (now, when zero;
 // always cut to microseconds, as PostgreSQL keeps it).
 func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, source []byte) (id string, created bool, err error) {
-	defer wrap(&err, "InsertRun(%q)", dedupeKey)
+	defer db.Wrap(&err, "InsertRun(%q)", dedupeKey)
 	if dedupeKey == "" {
 		return "", false, errors.New("empty dedupe key")
 	}
@@ -38,7 +41,7 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 	// the cells, the browse index, COMMIT and the announcement.
 	var c Change
 	row := newRunRow{r: r, dedupeKey: dedupeKey, uploaded: uploaded}
-	err = transactBatch(ctx, s.pool, uploadTx, row.queue, func(tx pgx.Tx, br pgx.BatchResults) error {
+	err = s.db.TransactBatch(ctx, uploadTx, row.queue, func(tx pgx.Tx, br pgx.BatchResults) error {
 		if err := row.read(ctx, tx, br); err != nil {
 			return err
 		}
@@ -50,27 +53,26 @@ func (s *Store) InsertRun(ctx context.Context, r *run.Run, dedupeKey string, sou
 		// so do the reports of its setup's other versions (history link).
 		c = Change{Site: true, Runs: row.others, Reset: row.reset}
 		b := &pgx.Batch{}
-		u := s.bounds.startUpload(row.epoch)
+		u := bests.StartUpload(s.Bests, row.epoch)
 		queueUpload(b, id, source, r, uploaded, u)
-		if err := queueCommitAnnounce(b, c, s.name, s.read != nil); err != nil {
+		if err := s.db.QueueCommitAnnounce(b, c); err != nil {
 			return err
 		}
-		if err := sendCommitAnnounced(ctx, tx, b); err != nil {
+		if err := db.SendCommitAnnounced(ctx, tx, b); err != nil {
 			return fmt.Errorf("source, cells, browse index, commit: %w", err)
 		}
-		u.committed() // only now: a rolled-back offer proves nothing
+		u.Committed() // only now: a rolled-back offer proves nothing
 		return nil
 	})
 	if err == nil && created {
-		s.learnAfter(ctx, s.pool) // before the hooks renew anything (replica.go)
-		s.publish(c)              // committed: this process's caches renew before the answer
+		s.db.PublishCommitted(ctx, c) // committed: this process's caches renew before the answer
 	}
 	if err != nil {
 		// A failure may mean the database is not the one the bounds were
 		// learned from; a refusal of the document (a problem it names)
 		// says nothing of that, and must not let anyone empty them.
 		if _, refused := problem.As(err); !refused {
-			s.bounds.forget()
+			bests.ForgetBounds(s.Bests)
 		}
 		return "", false, err
 	}
@@ -88,12 +90,12 @@ var uploadTx = pgx.TxOptions{IsoLevel: pgx.ReadCommitted}
 
 // newRunRow is InsertRun's first round trip, for a document not stored
 // yet, the usual upload: the claimed-name check, the read of the run's
-// series (seriesRuns) and the insert under the short id go in the batch
-// that begins the transaction (queue). The insert reads best_epoch
-// (bestBounds), before the upload takes bestLock. A row that did not go
-// in (the key is stored, maybe by an upload in flight that this one
-// waited for, or another key holds the short id) is settled by
-// insertRunRow (read).
+// series (bests.QueueSeriesOf) and the insert under the short id go in
+// the batch that begins the transaction (queue). The insert reads
+// best_epoch (package bests: the epoch), before the upload takes bestLock.
+// A row that did not go in (the key is stored, maybe by an upload in
+// flight that this one waited for, or another key holds the short id) is
+// settled by insertRunRow (read).
 type newRunRow struct {
 	r         *run.Run
 	dedupeKey string
@@ -114,9 +116,9 @@ type newRunRow struct {
 
 // queue queues the first batch's statements on b, after BEGIN.
 func (n *newRunRow) queue(b *pgx.Batch) {
-	n.check = queueRefuseClaimed(b, n.r)
-	n.member = queueRefuseNonMember(b, n.r)
-	n.series = queueSeriesOf(b, n.r)
+	n.check = accounts.QueueRefuseClaimed(b, n.r)
+	n.member = accounts.QueueRefuseNonMember(b, n.r)
+	n.series = bests.QueueSeriesOf(b, n.r)
 	short, _ := runIDs(n.dedupeKey)
 	sql, args := insertRun(short, n.dedupeKey, n.uploaded, n.r)
 	b.Queue(sql, args...)

@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // NewRun is one run for InsertRuns: the derived run, its dedupe key and its
@@ -31,7 +33,7 @@ type Inserted struct {
 // a batch of demo runs offers cells to hundreds of best_cells rows that the
 // next batch shares, so batches take turns there rather than queue on each
 // other row by row (rows and cells of different batches still go in in
-// parallel). Its place in the lock order: queueUpload.
+// parallel). Its place in the lock order: package bests, step 2.
 const bulkLock = 0x5e3d_b01c
 
 // InsertRuns stores runs in one transaction, leaving exactly the rows that
@@ -41,7 +43,7 @@ const bulkLock = 0x5e3d_b01c
 // the bulk path of `speedmatrix demo`. On success it sets ID, Revision and
 // UploadedAt of every run it created, as InsertRun does.
 func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, err error) {
-	defer wrap(&err, "InsertRuns(%d runs)", len(runs))
+	defer db.Wrap(&err, "InsertRuns(%d runs)", len(runs))
 	uploaded := make([]time.Time, len(runs))
 	for i, nr := range runs {
 		if nr.DedupeKey == "" {
@@ -54,7 +56,7 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		uploaded[i] = uploaded[i].UTC().Truncate(time.Microsecond)
 	}
 	out := make([]Inserted, len(runs))
-	err = s.transactChange(ctx, siteChange(func(tx pgx.Tx) error {
+	err = s.db.TransactChange(ctx, db.SiteChange(func(tx pgx.Tx) error {
 		if err := insertRunRows(ctx, tx, runs, uploaded, out); err != nil {
 			return err
 		}
@@ -63,12 +65,12 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		}
 		// The browse index last, once every run's cells are written, one
 		// batch at a time (bulkLock, held to the commit), in lock order
-		// (queueUpload).
-		x := newFreshIndex()
+		// (package bests).
+		x := bests.NewFreshIndex()
 		var fresh []*run.Run
 		for i, nr := range runs {
 			if out[i].Created {
-				x.add(out[i].ID, nr.Run, uploaded[i])
+				x.Add(out[i].ID, nr.Run, uploaded[i])
 				fresh = append(fresh, nr.Run)
 			}
 		}
@@ -77,10 +79,10 @@ func (s *Store) InsertRuns(ctx context.Context, runs []NewRun) (_ []Inserted, er
 		}
 		b := &pgx.Batch{}
 		b.Queue(`SELECT pg_advisory_xact_lock($1)`, bulkLock)
-		_, names := identityArgs(fresh)
-		b.Queue(nameIdentitiesSQL, names...)
-		b.Queue(lockBestSharedSQL, bestLock)
-		x.queue(b)
+		sql, args := bests.NameIdentities(fresh)
+		b.Queue(sql, args...)
+		bests.QueueBestLockShared(b)
+		x.Queue(b)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("browse index: %w", err)
 		}
@@ -183,14 +185,4 @@ func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 		}
 	}
 	return nil
-}
-
-// Analyze refreshes the planner's statistics of the tables a bulk load
-// grows. Without them (autovacuum off, or not yet run) the planner keeps
-// the sizes of the empty tables and picks poor indexes: offer_best_cells.sql
-// went from 0.56 s to 2.2 s per batch at 27k runs.
-func (s *Store) Analyze(ctx context.Context) (err error) {
-	defer wrap(&err, "Analyze")
-	_, err = s.pool.Exec(ctx, `ANALYZE runs, decode_cells, prefill_rows, best_cells, version_best_cells, submitter_best_cells, browse_groups, identities, history_cells, history_versions, history_setups`)
-	return err
 }

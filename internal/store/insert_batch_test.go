@@ -6,12 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // batchFixture is the same list of runs each time it is called (runs are
@@ -25,7 +24,7 @@ func batchFixture() []store.NewRun {
 		out = append(out, store.NewRun{Run: s.Run, DedupeKey: s.Key, Source: s.Source})
 	}
 	for i, v := range []float64{50, 60, 60, 40} {
-		r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, v, 100, 3) // same minute: ties
+		r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, v, 100, 3) // same minute: ties
 		out = append(out, store.NewRun{Run: r, DedupeKey: fmt.Sprintf("tie-%d", i), Source: []byte("tie")})
 	}
 	again := *out[5].Run
@@ -73,44 +72,13 @@ func TestInsertRunsMatchesInsertRun(t *testing.T) {
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
-		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
+		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)
 		if len(a) < 4 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
 		}
 		if !slices.Equal(a, b) {
 			t.Errorf("%s differs: %d rows one by one, %d in batches; first one-by-one row missing from the batches: %v",
-				table, len(a), len(b), firstMissing(a, b))
+				table, len(a), len(b), storetest.FirstMissing(a, b))
 		}
 	}
-}
-
-// dumpTable is every row of table as JSON text, sorted.
-func dumpTable(t *testing.T, url, table string) []string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	// Counts are compared folded: how they were split between deltas and
-	// folded rows is the timing of the folds, not a difference.
-	if _, err := conn.Exec(ctx, store.FoldCountsSQL); err != nil {
-		t.Fatal(err)
-	}
-	rows, _ := conn.Query(ctx, fmt.Sprintf(`SELECT to_jsonb(t)::text FROM %s t ORDER BY 1`, table))
-	list, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return list
-}
-
-func firstMissing(a, b []string) string {
-	for _, s := range a {
-		if !slices.Contains(b, s) {
-			return s
-		}
-	}
-	return "(none)"
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 func TestRunIDs(t *testing.T) {
@@ -31,8 +32,8 @@ func TestRunIDs(t *testing.T) {
 func TestDedupe(t *testing.T) {
 	s, url := dbtest.New(t)
 	ctx := context.Background()
-	id1 := mustInsertRun(t, s, fullRun(), "same")
-	r2 := fullRun()
+	id1 := storetest.MustInsertRun(t, s, storetest.FullRun(), "same")
+	r2 := storetest.FullRun()
 	r2.Submitter = "someone else"
 	id2, created, err := s.InsertRun(ctx, r2, "same", []byte("other bytes"))
 	if err != nil || created || id2 != id1 {
@@ -62,7 +63,7 @@ func TestConcurrentInsertSameKey(t *testing.T) {
 	)
 	for g := range n {
 		wg.Go(func() {
-			ids[g], created[g], errs[g] = s.InsertRun(context.Background(), seedRun(), "raced", []byte("x"))
+			ids[g], created[g], errs[g] = s.InsertRun(context.Background(), storetest.SeedRun(), "raced", []byte("x"))
 		})
 	}
 	wg.Wait()
@@ -91,12 +92,12 @@ func TestIDCollision(t *testing.T) {
 	s, url := dbtest.New(t)
 	short, long := store.RunIDs("victim")
 	// Another key already holds the short id.
-	mustExec(t, url, `INSERT INTO runs (id, dedupe_key, provenance) VALUES ('`+short+`', 'squatter', 'measured')`)
-	id := mustInsertRun(t, s, fullRun(), "victim")
+	storetest.MustExec(t, url, `INSERT INTO runs (id, dedupe_key, provenance) VALUES ('`+short+`', 'squatter', 'measured')`)
+	id := storetest.MustInsertRun(t, s, storetest.FullRun(), "victim")
 	if id != long {
 		t.Fatalf("id = %q, want the long id %q", id, long)
 	}
-	again, created, err := s.InsertRun(context.Background(), fullRun(), "victim", nil)
+	again, created, err := s.InsertRun(context.Background(), storetest.FullRun(), "victim", nil)
 	if err != nil || created || again != long {
 		t.Errorf("re-insert = %q, %v, %v; want %q, false, nil", again, created, err, long)
 	}
@@ -104,10 +105,10 @@ func TestIDCollision(t *testing.T) {
 
 func TestFailedInsertLeavesNothing(t *testing.T) {
 	s, url := dbtest.New(t)
-	mustInsertRun(t, s, fullRun(), "before")
+	storetest.MustInsertRun(t, s, storetest.FullRun(), "before")
 	before := tableCounts(t, url)
 
-	r := seedRun()
+	r := storetest.SeedRun()
 	r.Decode[len(r.Decode)-1].Status = "bogus" // the very last row written
 	_, _, err := s.InsertRun(context.Background(), r, "broken", []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "decode_cells_status_check") {
@@ -125,7 +126,7 @@ func TestFailedInsertLeavesNothing(t *testing.T) {
 	// The failed transaction is rolled back, not left open on a pooled
 	// connection: the next inserts on every connection go in.
 	for i := range 6 {
-		mustInsertRun(t, s, fullRun(), fmt.Sprintf("after-%d", i))
+		storetest.MustInsertRun(t, s, storetest.FullRun(), fmt.Sprintf("after-%d", i))
 	}
 }
 
@@ -134,15 +135,15 @@ func TestFailedInsertLeavesNothing(t *testing.T) {
 // (runNumbersSet), for runs with and without a valid single-stream cell.
 func TestInsertRunNumbers(t *testing.T) {
 	s, url := dbtest.New(t)
-	noSingle := seedRun()
+	noSingle := storetest.SeedRun()
 	for i := range noSingle.Decode {
 		if noSingle.Decode[i].Concurrency == 1 {
 			noSingle.Decode[i].Status = run.Failed
 		}
 	}
-	for key, r := range map[string]*run.Run{"seed": seedRun(), "full": fullRun(), "no single": noSingle} {
-		id := mustInsertRun(t, s, r, key)
-		same := mustQueryInt(t, url, `SELECT count(*) FROM runs r WHERE id = $1
+	for key, r := range map[string]*run.Run{"seed": storetest.SeedRun(), "full": storetest.FullRun(), "no single": noSingle} {
+		id := storetest.MustInsertRun(t, s, r, key)
+		same := storetest.MustQueryInt(t, url, `SELECT count(*) FROM runs r WHERE id = $1
     AND best_peak_tps IS NOT DISTINCT FROM (SELECT max(c.total_tps) FROM decode_cells c
         WHERE c.run_id = r.id AND c.status = 'valid')
     AND best_single_tps IS NOT DISTINCT FROM (SELECT c.total_tps FROM decode_cells c
@@ -152,7 +153,7 @@ func TestInsertRunNumbers(t *testing.T) {
 			t.Errorf("%s: the numbers stored with the row differ from those of its cells", key)
 		}
 	}
-	if n := mustQueryInt(t, url, `SELECT count(*) FROM runs WHERE best_single_tps IS NULL`); n != 1 {
+	if n := storetest.MustQueryInt(t, url, `SELECT count(*) FROM runs WHERE best_single_tps IS NULL`); n != 1 {
 		t.Errorf("%d runs without a single-stream number, want 1 (the one without a valid cell)", n)
 	}
 }
@@ -174,7 +175,7 @@ func TestTransactRollsBackOnPanic(t *testing.T) {
 			panic("boom")
 		})
 	}()
-	if n := mustQueryInt(t, url, "SELECT count(*) FROM runs"); n != 0 {
+	if n := storetest.MustQueryInt(t, url, "SELECT count(*) FROM runs"); n != 0 {
 		t.Errorf("%d runs after a panicking transaction, want 0", n)
 	}
 }

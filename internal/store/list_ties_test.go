@@ -10,6 +10,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestRunListsBreakTiesAlike stores runs uploaded in one microsecond and
@@ -23,9 +24,9 @@ func TestRunListsBreakTiesAlike(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	var ids []string
 	for _, key := range []string{"tie-a", "tie-b", "tie-c", "tie-d", "tie-e"} {
-		r := fullRun()
+		r := storetest.FullRun()
 		r.UploadedAt, r.Demo = at, false // the sitemap lists no demo run
-		ids = append(ids, mustInsertRun(t, s, r, key))
+		ids = append(ids, storetest.MustInsertRun(t, s, r, key))
 	}
 	want := slices.Clone(ids)
 	slices.SortFunc(want, func(a, b string) int { return strings.Compare(b, a) })

@@ -14,6 +14,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 	"github.com/speedmatrix/speedmatrix/migrations"
 )
 
@@ -35,7 +38,7 @@ const migrateLockKey = 0x736d6d6967726174
 // lock covers only Up, and the version check before it would otherwise read
 // the dirty flag another instance sets while it applies a file.
 func Migrate(ctx context.Context, databaseURL string) (err error) {
-	defer wrap(&err, "Migrate")
+	defer db.Wrap(&err, "Migrate")
 	unlock, err := lockMigrations(ctx, databaseURL)
 	if err != nil {
 		return err
@@ -82,10 +85,10 @@ func Migrate(ctx context.Context, databaseURL string) (err error) {
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
 		return err
 	}
-	if err := backfillBrowse(ctx, databaseURL); err != nil {
+	if err := bests.Backfill(ctx, databaseURL); err != nil {
 		return err
 	}
-	return backfillSkeletons(ctx, databaseURL)
+	return accounts.BackfillSkeletons(ctx, databaseURL)
 }
 
 // lockMigrations waits for the migration lock on a connection of its own
@@ -110,14 +113,14 @@ func lockMigrations(ctx context.Context, databaseURL string) (func(), error) {
 // SchemaCurrent returns nil when the database is at the newest embedded
 // migration and not dirty: the readiness check of the server.
 func (s *Store) SchemaCurrent(ctx context.Context) (err error) {
-	defer wrap(&err, "SchemaCurrent")
+	defer db.Wrap(&err, "SchemaCurrent")
 	latest, err := latestVersion()
 	if err != nil {
 		return err
 	}
 	var v uint
 	var dirty bool
-	err = s.pool.QueryRow(ctx, "SELECT version, dirty FROM schema_migrations").Scan(&v, &dirty)
+	err = s.db.Pool().QueryRow(ctx, "SELECT version, dirty FROM schema_migrations").Scan(&v, &dirty)
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "42P01":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 	"github.com/speedmatrix/speedmatrix/migrations"
 )
 
@@ -43,7 +44,7 @@ func TestDownUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Close()
-	if n := mustQueryInt(t, url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"); n != 0 {
+	if n := storetest.MustQueryInt(t, url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"); n != 0 {
 		t.Errorf("%d tables left after down migrations", n)
 	}
 	if err := s.SchemaCurrent(ctx); err == nil {
@@ -55,7 +56,7 @@ func TestDownUp(t *testing.T) {
 	if err := s.SchemaCurrent(ctx); err != nil {
 		t.Errorf("SchemaCurrent after Migrate: %v", err)
 	}
-	mustInsertRun(t, s, fullRun(), "after down and up")
+	storetest.MustInsertRun(t, s, storetest.FullRun(), "after down and up")
 }
 
 func TestSchemaStates(t *testing.T) {
@@ -71,7 +72,7 @@ func TestSchemaStates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, url := dbtest.New(t)
 			ctx := context.Background()
-			mustExec(t, url, tc.sql)
+			storetest.MustExec(t, url, tc.sql)
 			for name, err := range map[string]error{
 				"Migrate":       store.Migrate(ctx, url),
 				"SchemaCurrent": s.SchemaCurrent(ctx),
@@ -86,7 +87,7 @@ func TestSchemaStates(t *testing.T) {
 
 func TestSchemaCurrentBehind(t *testing.T) {
 	s, url := dbtest.New(t)
-	mustExec(t, url, "UPDATE schema_migrations SET version = 0")
+	storetest.MustExec(t, url, "UPDATE schema_migrations SET version = 0")
 	if err := s.SchemaCurrent(context.Background()); err == nil || !strings.Contains(err.Error(), "run the migrations") {
 		t.Errorf("SchemaCurrent on an old schema: %v, want an error asking for migrations", err)
 	}

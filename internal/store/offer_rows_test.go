@@ -10,13 +10,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // gridRun is a run of one setup with a cell at each of cells grid points
 // and a prefill row at each of prefill contexts, statuses and numbers drawn
 // from rng so that the runs of a set beat each other's bests here and there.
 func gridRun(rng *rand.Rand, cells, prefill, minute int) *run.Run {
-	r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, 0, 10, minute)
+	r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, 0, 10, minute)
 	r.SubmitterVerified = false // the bulk load refuses account runs
 	r.Decode = nil
 	for k := range cells {
@@ -71,7 +72,7 @@ func TestLargeRunsMatchBulk(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"decode_cells", "prefill_rows", "best_cells", "version_best_cells", "submitter_best_cells"} {
-		a, b := dumpTable(t, singleURL, table), dumpTable(t, bulkURL, table)
+		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)
 		// No proven submitter in a bulk load: that table stays empty.
 		switch {
 		case table == "submitter_best_cells":
@@ -83,7 +84,7 @@ func TestLargeRunsMatchBulk(t *testing.T) {
 		}
 		if !slices.Equal(a, b) {
 			t.Errorf("%s differs: %d rows one by one, %d in bulk; first one-by-one row missing from the bulk load: %v",
-				table, len(a), len(b), firstMissing(a, b))
+				table, len(a), len(b), storetest.FirstMissing(a, b))
 		}
 	}
 }

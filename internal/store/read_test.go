@@ -8,6 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 func TestGetSource(t *testing.T) {
@@ -15,7 +16,7 @@ func TestGetSource(t *testing.T) {
 	ctx := context.Background()
 	// Not UTF-8, with NULs: the bytes must come back exactly.
 	body := []byte{0, 0xff, 0xfe, '{', '}', 0, '\r', '\n'}
-	r := fullRun()
+	r := storetest.FullRun()
 	id, _, err := s.InsertRun(ctx, r, "bytes", body)
 	if err != nil {
 		t.Fatal(err)
@@ -38,19 +39,19 @@ func TestListRecentAndCount(t *testing.T) {
 	ctx := context.Background()
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-	old := fullRun() // best valid cell: 101.5; the others are not valid
+	old := storetest.FullRun() // best valid cell: 101.5; the others are not valid
 	old.UploadedAt = base
-	oldID := mustInsertRun(t, s, old, "old")
+	oldID := storetest.MustInsertRun(t, s, old, "old")
 
-	mid := fullRun() // a higher total_tps in a non-valid cell must not count
+	mid := storetest.FullRun() // a higher total_tps in a non-valid cell must not count
 	mid.UploadedAt = base.Add(time.Hour)
 	mid.Decode[1].TotalTPS = run.F(999)
-	midID := mustInsertRun(t, s, mid, "mid")
+	midID := storetest.MustInsertRun(t, s, mid, "mid")
 
-	none := fullRun() // no valid cell at all
+	none := storetest.FullRun() // no valid cell at all
 	none.UploadedAt = base.Add(2 * time.Hour)
 	none.Decode[0].Status = run.Failed
-	noneID := mustInsertRun(t, s, none, "none")
+	noneID := storetest.MustInsertRun(t, s, none, "none")
 
 	list, err := s.ListRecent(ctx, 2)
 	if err != nil {

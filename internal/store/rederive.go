@@ -7,14 +7,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // StaleRuns returns the ids of runs derived with other status rules than
 // rulesVersion, or flagged with other calculator tables than boundVersion,
 // oldest first: they are to be derived again from their source.
 func (s *Store) StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
-	defer wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
-	rows, _ := s.pool.Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
+	defer db.Wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
 ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
@@ -24,9 +26,9 @@ ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 // page and ETag of the run is renewed. The facts (hardware, engine, …) and
 // the source stay as they are.
 func (s *Store) ReplaceDerived(ctx context.Context, id string, r *run.Run) (err error) {
-	defer wrap(&err, "ReplaceDerived(%q)", id)
-	return s.transactChange(ctx, runChange(ctx, id, func(tx pgx.Tx) error {
-		if err := lockBest(ctx, tx); err != nil { // it rebuilds the run's group
+	defer db.Wrap(&err, "ReplaceDerived(%q)", id)
+	return s.db.TransactChange(ctx, bests.RunChange(ctx, id, func(tx pgx.Tx) error {
+		if err := bests.LockBest(ctx, tx); err != nil { // it rebuilds the run's group
 			return err
 		}
 		st := &r.Settings
@@ -54,6 +56,6 @@ WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillCon
 		if err := setFlags(ctx, tx, []string{id}, []*run.Run{r}); err != nil {
 			return fmt.Errorf("flags: %w", err)
 		}
-		return reindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
+		return bests.ReindexRun(ctx, tx, id) // browse: numbers and leaderboard follow the new statuses
 	}))
 }

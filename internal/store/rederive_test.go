@@ -8,13 +8,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // rederived is a run of three cells as first derived (before) and as
 // derived again under new rules (after): 0×1 loses its validity (and the
 // group's best to another run), 0×2 its value, 0×4 becomes valid.
 func rederived(after bool) *run.Run {
-	r := cellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, 150, 20, 2)
+	r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, 150, 20, 2)
 	r.Settings.Concurrencies = []int{1, 2, 4}
 	r.Decode = append(r.Decode,
 		run.DecodeCell{Concurrency: 2, Status: run.Valid, Measured: true, Metrics: run.Metrics{TotalTPS: f(300), TTFTms: f(30)}},
@@ -36,21 +37,21 @@ func TestReplaceDerivedReindexes(t *testing.T) {
 	again, againURL := dbtest.New(t)
 	fresh, freshURL := dbtest.New(t)
 	other := func() *run.Run {
-		return cellRun("Qwen/Qwen3-8B", "NVIDIA GeForce RTX 4090", "vllm", run.Valid, 100, 10, 1)
+		return storetest.CellRun("Qwen/Qwen3-8B", "NVIDIA GeForce RTX 4090", "vllm", run.Valid, 100, 10, 1)
 	}
-	mustInsertRun(t, again, other(), "other")
-	id := mustInsertRun(t, again, rederived(false), "rederived")
+	storetest.MustInsertRun(t, again, other(), "other")
+	id := storetest.MustInsertRun(t, again, rederived(false), "rederived")
 	if err := again.ReplaceDerived(ctx, id, rederived(true)); err != nil {
 		t.Fatal(err)
 	}
-	mustInsertRun(t, fresh, other(), "other")
-	mustInsertRun(t, fresh, rederived(true), "rederived")
+	storetest.MustInsertRun(t, fresh, other(), "other")
+	storetest.MustInsertRun(t, fresh, rederived(true), "rederived")
 
 	const runsIndex = `(SELECT id, hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug,
     quantization_slug, catalog_version, best_single_tps, best_peak_tps FROM runs)`
 	for _, table := range []string{runsIndex, "identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
-		a, b := dumpTable(t, againURL, table), dumpTable(t, freshURL, table)
+		a, b := storetest.DumpTable(t, againURL, table), storetest.DumpTable(t, freshURL, table)
 		if len(a) == 0 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // openReplicated opens a store on rep's primary with its replica for reads.
@@ -29,16 +30,16 @@ func replay(t *testing.T, rep *dbtest.Replicated, on bool) {
 	if on {
 		sql = "SELECT pg_wal_replay_resume()"
 	}
-	mustExec(t, rep.ReadURL, sql)
+	storetest.MustExec(t, rep.ReadURL, sql)
 }
 
 // waitCaughtUp waits until the replica has replayed everything the
 // primary has written.
 func waitCaughtUp(t *testing.T, rep *dbtest.Replicated) {
 	t.Helper()
-	target := mustQueryInt(t, rep.URL, "SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint")
+	target := storetest.MustQueryInt(t, rep.URL, "SELECT (pg_current_wal_flush_lsn() - '0/0')::bigint")
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if mustQueryInt(t, rep.ReadURL, "SELECT (pg_last_wal_replay_lsn() - '0/0')::bigint") >= target {
+		if storetest.MustQueryInt(t, rep.ReadURL, "SELECT (pg_last_wal_replay_lsn() - '0/0')::bigint") >= target {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -56,7 +57,7 @@ func TestReplicaReadsAndLag(t *testing.T) {
 	rep := dbtest.NewReplicated(t)
 	s := openReplicated(t, rep)
 	ctx := t.Context()
-	first := mustInsertRun(t, s, seedRun(), "first")
+	first := storetest.MustInsertRun(t, s, storetest.SeedRun(), "first")
 	waitCaughtUp(t, rep)
 	before := s.ReadStats()
 	if _, err := s.GetRun(ctx, first); err != nil {
@@ -65,13 +66,13 @@ func TestReplicaReadsAndLag(t *testing.T) {
 	if got := s.ReadStats(); got.Replica != before.Replica+1 {
 		t.Fatalf("a read with the replica caught up: stats %+v, then %+v; want one more replica read", before, got)
 	}
-	if n := mustQueryInt(t, rep.ReadURL, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'speedmatrix-read'`); n == 0 {
+	if n := storetest.MustQueryInt(t, rep.ReadURL, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'speedmatrix-read'`); n == 0 {
 		t.Error("no session named speedmatrix-read on the replica")
 	}
 
 	replay(t, rep, false)
 	defer replay(t, rep, true)
-	mine := mustInsertRun(t, s, seedRun(), "mine")
+	mine := storetest.MustInsertRun(t, s, storetest.SeedRun(), "mine")
 	if _, err := s.GetRun(ctx, mine); err != nil {
 		t.Fatalf("the run this store just stored, replica paused: %v", err)
 	}
@@ -90,7 +91,7 @@ func TestReplicaReadsAndLag(t *testing.T) {
 	replay(t, rep, true)
 	waitCaughtUp(t, rep)
 	replay(t, rep, false)
-	theirs := mustInsertRun(t, w, seedRun(), "theirs")
+	theirs := storetest.MustInsertRun(t, w, storetest.SeedRun(), "theirs")
 	list, err := s.ListRecent(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func TestReplicaReadsAndLag(t *testing.T) {
 func TestReplicaDown(t *testing.T) {
 	rep := dbtest.NewReplicated(t)
 	s := openReplicated(t, rep)
-	id := mustInsertRun(t, s, seedRun(), "k")
+	id := storetest.MustInsertRun(t, s, storetest.SeedRun(), "k")
 	waitCaughtUp(t, rep)
 	if err := rep.Replica.Stop(context.Background()); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestGetRunReportMatches: a report's one read gives what GetRun and
@@ -20,12 +21,12 @@ func TestGetRunReportMatches(t *testing.T) {
 	s, _ := dbtest.New(t)
 	ctx := context.Background()
 	insert := func(model, version string, min int, change func(*run.Run)) string {
-		r := cellRun(model, "RTX 4090", "vllm", run.Valid, float64(100+min), 50, min)
+		r := storetest.CellRun(model, "RTX 4090", "vllm", run.Valid, float64(100+min), 50, min)
 		r.Engine.Version = version
 		if change != nil {
 			change(r)
 		}
-		return mustInsertRun(t, s, r, model+version+string(rune('a'+min)))
+		return storetest.MustInsertRun(t, s, r, model+version+string(rune('a'+min)))
 	}
 	ids := []string{
 		insert("Qwen/Qwen3-8B", "0.8.0", 1, nil),

@@ -10,20 +10,21 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 func TestRoundTrip(t *testing.T) {
 	s, _ := dbtest.New(t)
 	ctx := context.Background()
 	for name, r := range map[string]*run.Run{
-		"full": fullRun(),
-		"seed": seedRun(),
+		"full": storetest.FullRun(),
+		"seed": storetest.SeedRun(),
 		// Zero values stay zero, nil slices stay nil, empty ones empty.
 		"minimal": {Provenance: run.Measured, Settings: run.Settings{Concurrencies: []int{}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			want := *r
-			id := mustInsertRun(t, s, r, "key-"+name)
+			id := storetest.MustInsertRun(t, s, r, "key-"+name)
 			if r.ID != id || r.Revision != 1 || r.UploadedAt.IsZero() {
 				t.Fatalf("InsertRun set ID %q, Revision %d, UploadedAt %v; want %q, 1, non-zero", r.ID, r.Revision, r.UploadedAt, id)
 			}
@@ -49,7 +50,7 @@ func TestRoundTrip(t *testing.T) {
 // whether the store keeps it.
 func TestFixtureCoversEveryField(t *testing.T) {
 	set := map[string]bool{}
-	nonZeroPaths(reflect.ValueOf(*fullRun()), "Run", set)
+	nonZeroPaths(reflect.ValueOf(*storetest.FullRun()), "Run", set)
 	for _, path := range leafPaths(reflect.TypeFor[run.Run](), "Run") {
 		switch path {
 		case "Run.ID", "Run.Revision": // set by InsertRun

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
 // TestRunRowsGoWithTheirRun: no foreign key ties a run's rows in other
@@ -18,13 +19,13 @@ import (
 func TestRunRowsGoWithTheirRun(t *testing.T) {
 	s, dbURL := dbtest.New(t)
 	ctx := context.Background()
-	conn := rawConn(t, dbURL)
+	conn := storetest.RawConn(t, dbURL)
 	// Ranked (not quick), so each run has bests and history cells; in
 	// groups of their own, so each keeps its own.
-	gone, kept := seedRun(), seedRun()
+	gone, kept := storetest.SeedRun(), storetest.SeedRun()
 	gone.Profile, kept.Profile = "standard", "standard"
 	kept.Model.ID = "Qwen/Qwen3-8B"
-	goneID, keptID := mustInsertRun(t, s, gone, "gone"), mustInsertRun(t, s, kept, "kept")
+	goneID, keptID := storetest.MustInsertRun(t, s, gone, "gone"), storetest.MustInsertRun(t, s, kept, "kept")
 	rows, _ := conn.Query(ctx, `SELECT table_name::text FROM information_schema.columns
 WHERE table_schema = 'public' AND column_name = 'run_id' ORDER BY 1`)
 	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
@@ -35,7 +36,7 @@ WHERE table_schema = 'public' AND column_name = 'run_id' ORDER BY 1`)
 		t.Fatalf("tables with a run_id: %v, want at least the five of migration 0017", tables)
 	}
 	count := func(table, id string) int64 {
-		return mustQueryInt(t, dbURL, `SELECT count(*) FROM `+pgx.Identifier{table}.Sanitize()+` WHERE run_id = $1`, id)
+		return storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM `+pgx.Identifier{table}.Sanitize()+` WHERE run_id = $1`, id)
 	}
 	before := map[string][2]int64{}
 	for _, table := range tables {
@@ -59,7 +60,7 @@ WHERE table_schema = 'public' AND column_name = 'run_id' ORDER BY 1`)
 		t.Fatal(err)
 	}
 	for _, table := range tables {
-		if n := mustQueryInt(t, dbURL, `SELECT count(*) FROM `+pgx.Identifier{table}.Sanitize()); n != 0 {
+		if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM `+pgx.Identifier{table}.Sanitize()); n != 0 {
 			t.Errorf("%s holds %d rows after runs was truncated", table, n)
 		}
 	}
@@ -74,11 +75,11 @@ func TestSourcesCompressedByLZ4(t *testing.T) {
 	s, dbURL := dbtest.New(t)
 	ctx := context.Background()
 	doc := []byte(strings.Repeat(`{"context": 16384, "concurrency": 8, "total_tps": 1234.5}, `, 300))
-	id, _, err := s.InsertRun(ctx, seedRun(), "lz4", doc)
+	id, _, err := s.InsertRun(ctx, storetest.SeedRun(), "lz4", doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := rawConn(t, dbURL)
+	conn := storetest.RawConn(t, dbURL)
 	var method *string
 	var stored []byte
 	if err := conn.QueryRow(ctx, `SELECT pg_column_compression(body), body FROM run_sources WHERE run_id = $1`, id).

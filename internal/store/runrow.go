@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 )
 
 // The runs row: insert_run.sql, runRowArgs, selectRunSQL and scanRun list
@@ -30,11 +31,11 @@ const runColumns = `
     submitter_verified, profile, integrity`
 
 // insertRunSQL inserts a fresh run's row whole: its columns, then the
-// browse index's own columns (browseRowArgs), so the row is written once
-// rather than inserted and updated twice (every update of an indexed
+// browse index's own columns (bests.BrowseColumns), so the row is written
+// once rather than inserted and updated twice (every update of an indexed
 // column writes a new entry in each of runs' dozen indexes). It returns
-// the epoch of the stored bests (bestBounds) when the row went in, and no
-// row when its key or id is stored.
+// the epoch of the stored bests (package bests: the epoch) when the row
+// went in, and no row when its key or id is stored.
 var insertRunSQL = sqlFile("insert_run")
 
 // insertUnverifiedRunSQL is insertRunSQL for a run whose submitter is not
@@ -75,7 +76,7 @@ func runRowArgs(id, dedupeKey string, uploaded time.Time, r *run.Run) []any {
 		src.SHA256, src.Filename, src.ContentType, src.Size,
 		r.Demo, r.Notes,
 		r.SubmitterVerified, r.Profile, r.Integrity,
-	}, append(browseRowArgs(r), r.Org.Slug)...)
+	}, append(bests.BrowseColumns(r), r.Org.Slug)...)
 }
 
 const selectRunSQL = `

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // SitemapRun is one run for sitemap.xml: its address and when it last
@@ -18,8 +20,8 @@ type SitemapRun struct {
 // most limit (a sitemap file holds 50,000 addresses): hidden runs answer
 // 404 and synthetic demo runs are not results, so both are left out.
 func (s *Store) SitemapRuns(ctx context.Context, limit int) (_ []SitemapRun, err error) {
-	defer wrap(&err, "SitemapRuns(%d)", limit)
-	rows, _ := s.public().Query(ctx, sitemapRunsSQL, limit)
+	defer db.Wrap(&err, "SitemapRuns(%d)", limit)
+	rows, _ := s.db.Public().Query(ctx, sitemapRunsSQL, limit)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByName[SitemapRun])
 	if err != nil {
 		return nil, err

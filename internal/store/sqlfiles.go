@@ -1,24 +1,16 @@
 package store
 
-import "embed"
+import (
+	"embed"
 
-// The store's longer statements are files of sql/, each one statement as
-// PostgreSQL is sent it, its parameters said in a comment at its top, and
-// each loaded by name (sqlFile) into the variable that sends it; a short one
-// is a constant beside its use. No statement is assembled or renumbered
-// at run time: what a file says is what the database runs, so grep finds
-// it and EXPLAIN takes it as it is (goatcounter's db/query keeps its SQL
-// so).
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
+)
+
+// The runs' longer statements are files of sql/, loaded by name
+// (db.SQLFile says how the store keeps its SQL).
 
 //go:embed sql/*.sql
 var queryFiles embed.FS
 
-// sqlFile is the statement in sql/name.sql. Each is a package variable, so
-// a name without a file stops the program as it starts, and every test.
-func sqlFile(name string) string {
-	b, err := queryFiles.ReadFile("sql/" + name + ".sql")
-	if err != nil {
-		panic("store: " + err.Error())
-	}
-	return string(b)
-}
+// sqlFile is the statement in sql/name.sql.
+func sqlFile(name string) string { return db.SQLFile(queryFiles, name) }

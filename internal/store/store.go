@@ -1,37 +1,48 @@
 // Package store keeps runs in PostgreSQL: the derived run, its cells and
-// prefill rows, and the uploaded document byte for byte. It is the only
-// package that writes SQL; every query lives next to the method that runs it,
-// or, when it is longer than a few lines, in a file of sql/ loaded by name
-// (sqlfiles.go).
+// prefill rows, and the uploaded document byte for byte; it uploads,
+// derives again, backs up and restores them, and migrates the schema. It
+// is the door callers use: Store offers the methods of its parts as its
+// own, and their names (types, errors, constants) are found here too.
+//
+// Its parts sit below it, and the arrows go down only:
+//
+//	store     runs, uploads, backups, migrations (this package)
+//	accounts  people, organisations, names, moderation, drafts
+//	bests     the browse index: bests, offers, epochs, counts, history
+//	db        the handle, transactions, change announcements, sql/ files
+//
+// A part imports only the parts below it (accounts imports bests and db;
+// bests imports db; db none of them) and none imports package store
+// (TestPartsImportDown holds them to it); no package outside the store
+// imports a part but its tests. Package store itself must not import its callers
+// (web, internal/backup, the commands) nor storetest, which only tests
+// import. The store is the only package that writes SQL; every query
+// lives next to the method that runs it, or, when it is longer than a few
+// lines, in a file of its package's sql/ folder loaded by name
+// (db.SQLFile).
 package store
 
 import (
 	"context"
-	"crypto/rand"
-	"errors"
-	"fmt"
-	"sync/atomic"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
+	"github.com/speedmatrix/speedmatrix/internal/store/bests"
+	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
 // ErrNotFound is returned, wrapped, when the asked-for run does not exist.
 // Handlers turn it into a 404.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = db.ErrNotFound
 
-// Store is a handle on the database. It is safe for concurrent use.
+// Store is a handle on the database. It is safe for concurrent use. The
+// methods of the browse index (package bests) and of the accounts
+// (package accounts) are its own, promoted.
 type Store struct {
-	pool    *pgxpool.Pool // the primary
-	changes changeHooks   // told of every committed change (changes.go)
-	name    string        // this handle's name in its announcements, random
-	bounds  *bestBounds   // what its uploads learned of the stored bests
-
-	// Where public reads (reads.go) go (replica.go).
-	read         *replica // nil: every read on the primary
-	seen         seenLSN
-	primaryReads atomic.Uint64
+	*bests.Bests
+	*accounts.Accounts
+	db *db.DB
 }
 
 // Open connects to the database at url (postgres://…). It does not migrate:
@@ -42,171 +53,71 @@ func Open(ctx context.Context, url string) (*Store, error) {
 
 // OpenWithReplica is Open with the public pages' reads going to the
 // streaming replica at readURL when it has replayed what they need
-// (replica.go); an empty readURL is Open. The replica need not answer
+// (db/replica.go); an empty readURL is Open. The replica need not answer
 // yet: until it does, reads go to the primary.
 func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err error) {
-	defer wrap(&err, "store.Open")
-	pool, err := connect(ctx, url, "")
+	defer db.Wrap(&err, "store.Open")
+	d, err := db.Open(ctx, url, readURL)
 	if err != nil {
 		return nil, err
 	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
-		return nil, err
-	}
-	s := &Store{pool: pool, name: rand.Text()[:12], bounds: newBestBounds(defaultBoundBytes)}
-	if readURL == "" {
-		return s, nil
-	}
-	rp, err := connect(ctx, readURL, "speedmatrix-read")
-	if err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("DATABASE_READ_URL: %w", err)
-	}
-	s.read = &replica{pool: rp}
-	if err := s.resync(ctx, pool); err != nil {
-		s.Close()
-		return nil, err
-	}
-	if err := checkReplica(ctx, rp); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
+	return newStore(d), nil
 }
 
-// checkReplica refuses a read URL that names a server not in recovery (the
-// primary itself, say): its replay position never moves, so every read
-// would quietly go to the primary. A replica that does not answer yet is
-// let be; reads go to the primary until it does.
-func checkReplica(ctx context.Context, rp *pgxpool.Pool) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	var recovering bool
-	if err := rp.QueryRow(ctx, `SELECT pg_is_in_recovery()`).Scan(&recovering); err != nil {
-		return nil
-	}
-	if !recovering {
-		return errors.New("DATABASE_READ_URL: the server is not a replica (pg_is_in_recovery() is false)")
-	}
-	return nil
-}
-
-// connect makes a pool on url, naming its sessions app (in
-// pg_stat_activity) unless the URL names them.
-func connect(ctx context.Context, url, app string) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, err
-	}
-	if _, named := cfg.ConnConfig.RuntimeParams["application_name"]; app != "" && !named {
-		cfg.ConnConfig.RuntimeParams["application_name"] = app
-	}
-	return pgxpool.NewWithConfig(ctx, cfg)
+// newStore is the Store on d.
+func newStore(d *db.DB) *Store {
+	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), db: d}
 }
 
 // Close waits for queries in flight and closes every connection.
-func (s *Store) Close() {
-	s.pool.Close()
-	if s.read != nil {
-		s.read.pool.Close()
-	}
-}
+func (s *Store) Close() { s.db.Close() }
 
 // Ping checks that the database answers, for health checks.
-func (s *Store) Ping(ctx context.Context) (err error) {
-	defer wrap(&err, "Ping")
-	return s.pool.Ping(ctx)
-}
-
-// transact runs fn in a transaction on the primary, committing when fn
-// returns nil and rolling back when it returns an error or panics, so that
-// no caller can forget either (transactBatch).
-func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
-	return transactBatch(ctx, s.pool, opts, nil, func(tx pgx.Tx, br pgx.BatchResults) error {
-		if err := br.Close(); err != nil {
-			return err
-		}
-		return fn(tx)
-	})
-}
-
-// commitSQL ends a transaction from inside a batch: queued last, or
-// before statements meant to run after the commit (queueCommitAnnounce),
-// it saves the round trip of a COMMIT of its own (transactBatch).
-const commitSQL = "COMMIT"
-
-// transactBatch is how the store runs a transaction; transact and
-// readBatch are it for their callers. On a connection of pool it sends
-// BEGIN (with opts) and the statements queue adds (nil: none) as one
-// batch, one round trip (pgx.Batch.BeginTx), and hands fn the transaction
-// and the batch's results, to read in the order queued. fn closes br
-// before it sends anything more on tx.
-//
-// When fn returns nil, the transaction is committed: by the commitSQL a
-// batch of fn's queued, when one did (a read, an upload: no round trip of
-// its own), else by a COMMIT sent then. When fn fails or panics it is
-// rolled back. A batch is one pipeline with one Sync: once a statement
-// fails the rest, COMMIT included, are skipped and the transaction is
-// aborted; nothing is committed unless a COMMIT ran.
-func transactBatch(ctx context.Context, pool *pgxpool.Pool, opts pgx.TxOptions, queue func(*pgx.Batch),
-	fn func(tx pgx.Tx, br pgx.BatchResults) error) (err error) {
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	// A connection still in a transaction is closed, not reused (pgxpool).
-	defer conn.Release()
-	b := &pgx.Batch{}
-	b.BeginTx(opts)
-	if queue != nil {
-		queue(b)
-	}
-	br := conn.Conn().SendBatch(ctx, b)
-	tx := br.Tx()
-	defer func() {
-		p := recover()
-		// Close reads what fn left unread, a COMMIT queued included.
-		if cerr := br.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("commit: %w", cerr)
-		}
-		open := conn.Conn().PgConn().TxStatus() != 'I'
-		switch {
-		case !open: // committed by a batch, or never begun
-		case p != nil || err != nil:
-			// The rollback error adds nothing: pgx closes the
-			// connection when the rollback fails.
-			_ = tx.Rollback(context.WithoutCancel(ctx))
-		default:
-			if err = tx.Commit(ctx); err != nil {
-				err = fmt.Errorf("commit: %w", err)
-			}
-		}
-		if p != nil {
-			panic(p)
-		}
-	}()
-	if _, err := br.Exec(); err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	return fn(tx, br)
-}
-
-// wrap prefixes a non-nil *errp with the operation and its arguments,
-// keeping the original error reachable by errors.Is.
-func wrap(errp *error, format string, args ...any) {
-	if *errp != nil {
-		*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
-	}
-}
-
-// notFound maps pgx.ErrNoRows to ErrNotFound.
-func notFound(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
-	}
-	return err
-}
+func (s *Store) Ping(ctx context.Context) error { return s.db.Ping(ctx) }
 
 // PoolStat reports the connection pool's statistics, for metrics.
-func (s *Store) PoolStat() *pgxpool.Stat { return s.pool.Stat() }
+func (s *Store) PoolStat() *pgxpool.Stat { return s.db.PoolStat() }
+
+// ReadStats reports the counts of public reads, for metrics.
+func (s *Store) ReadStats() ReadStats { return s.db.ReadStats() }
+
+// HasReplica reports whether reads may go to a replica.
+func (s *Store) HasReplica() bool { return s.db.HasReplica() }
+
+// OnChange registers f to be told of every change: synchronously after
+// this process's own commits (before the writing method returns, so the
+// instance that answered never serves stale afterwards) and, while Listen
+// runs, of every change announced on ChangesChannel.
+func (s *Store) OnChange(f func(Change)) { s.db.OnChange(f) }
+
+// Listen receives the changes other instances (and this one) announce on
+// ChangesChannel and publishes them to the OnChange hooks, until ctx ends;
+// each time its connection is lost, and once it listens anew, it publishes
+// a reset (db.DB.Listen), and the uploads' bounds on the stored bests are
+// forgotten as the caches are. notified, when not nil, is called once per
+// notification received (for metrics).
+func (s *Store) Listen(ctx context.Context, notified func()) {
+	s.db.Listen(ctx, notified, func() { bests.ForgetBounds(s.Bests) })
+}
+
+// Change says what a committed write affected (db.Change).
+type Change = db.Change
+
+// ChangesChannel is the one PostgreSQL NOTIFY channel every write path
+// announces its change on (db.ChangesChannel).
+const ChangesChannel = db.ChangesChannel
+
+// ReadStats count the public reads by where they went (db.ReadStats).
+type ReadStats = db.ReadStats
+
+// OnPrimary returns a context whose reads all go to the primary: account
+// pages, forms, and reads whose answer leads to a write.
+func OnPrimary(ctx context.Context) context.Context { return db.OnPrimary(ctx) }
+
+// IsUnavailable reports whether err means the database cannot be reached
+// just now (db.IsUnavailable): the web layer answers 503.
+func IsUnavailable(err error) bool { return db.IsUnavailable(err) }
+
+// IsDiskFull reports whether err is PostgreSQL saying its disk is full
+// (db.IsDiskFull): nothing was stored.
+func IsDiskFull(err error) bool { return db.IsDiskFull(err) }

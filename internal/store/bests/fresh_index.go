@@ -1,0 +1,93 @@
+package bests
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/speedmatrix/speedmatrix/internal/run"
+)
+
+// FreshIndex is what fresh runs bring the browse index, gathered in memory
+// rather than read back from their rows: for each table of bests the best
+// of their cells per key (offerCells), their runs per browse group, and
+// the history's best cells per key and runs per version (bulkHistory).
+// Package store's InsertRuns gathers a batch's; a bulk load gathers its
+// runs' until its Finish (Offer). The rules are the upload's (eachOffer,
+// freshHistoryRankable), and so are the rows it leaves
+// (TestInsertRunsMatchesInsertRun, TestBulkMatchesInsertRun).
+type FreshIndex struct {
+	best    bestMaps
+	groups  map[groupKey]groupRow
+	history bulkHistory
+}
+
+// NewFreshIndex is an empty FreshIndex.
+func NewFreshIndex() *FreshIndex {
+	return &FreshIndex{best: newBestMaps(), groups: map[groupKey]groupRow{}}
+}
+
+// Add gathers fresh run r, stored under id at uploaded.
+func (x *FreshIndex) Add(id string, r *run.Run, uploaded time.Time) {
+	x.history.offer(id, r, uploaded)
+	ids := runIdentities(r)
+	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
+	x.groups[gk] = groupRow{base: ids[3].Slug, runs: x.groups[gk].runs + 1}
+	offerCells(x.best, id, r, uploaded)
+}
+
+// Queue queues on b the offers and counts of what x gathered, in lock
+// order (the package comment's steps 5 to 7, after QueueBestLockShared),
+// each statement only when it has rows.
+// Every offer goes, consulting no handle's bounds (bestBounds) and teaching
+// none: a batch's offers are of many groups at once, and a bound holds one
+// upload's; an offer never makes a best worse, so the bounds stay true.
+func (x *FreshIndex) Queue(b *pgx.Batch) {
+	for i, t := range bestTables {
+		if len(x.best[i]) > 0 {
+			b.Queue(t.offer, t.offerArgs(offersOf(x.best[i]))...)
+		}
+	}
+	if len(x.groups) > 0 {
+		n := len(x.groups)
+		models, bases, hardware, engines := make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		versions, quants := make([]string, 0, n), make([]string, 0, n)
+		runs, historyRuns := make([]int64, 0, n), make([]int64, 0, n)
+		for k, g := range x.groups {
+			models, bases, hardware, engines = append(models, k.model), append(bases, g.base), append(hardware, k.hardware), append(engines, k.engine)
+			versions, quants = append(versions, k.version), append(quants, k.quantization)
+			// Every run a history reads is in its group.
+			runs, historyRuns = append(runs, g.runs), append(historyRuns, x.history.versions[k].runs)
+		}
+		b.Queue(countGroupsSQL, models, bases, hardware, engines, versions, quants)
+		b.Queue(countVersionsSQL, models, bases, hardware, engines, versions, quants, historyRuns)
+		b.Queue(countDeltasSQL, models, bases, hardware, engines, versions, quants, runs, historyRuns)
+	}
+	if len(x.history.cells) > 0 {
+		b.Queue(offerHistorySQL, x.history.args()...)
+	}
+}
+
+// Offer sends what x gathered to the stored index in tx, in lock order
+// (bestLock shared, then Queue's statements), and folds the counts: a
+// bulk load's Finish. With skipTriggers the session skips the foreign-key
+// triggers while it offers: every run_id is a stored run's (package
+// store's NewBulk says when it may).
+func (x *FreshIndex) Offer(ctx context.Context, tx pgx.Tx, skipTriggers bool) error {
+	batch := &pgx.Batch{}
+	QueueBestLockShared(batch)
+	if skipTriggers {
+		batch.Queue(`SET LOCAL session_replication_role = replica`)
+	}
+	x.Queue(batch)
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return fmt.Errorf("browse index: %w", err)
+	}
+	// As an upload does, the load made the rows of new groups and
+	// versions before the fold, so the fold only updates rows no
+	// upload locks.
+	_, err := foldCounts(ctx, tx)
+	return err
+}
