@@ -3,7 +3,7 @@
 # by valgrind's callgrind: the same count for the same code whatever else
 # the machine is doing, where times on a shared two-core machine move by 2×.
 #
-#   go test -c -o /tmp/web.test ./web
+#   go test -c -o /tmp/web.test ./web/site
 #   scripts/instructions.sh /tmp/web.test CachedReportCold      # → 6739670 instructions/op
 #
 # It runs the benchmark twice under callgrind, with LOW and HIGH iterations

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/internal/mail"
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 // config is the environment's configuration.
@@ -26,7 +26,7 @@ type config struct {
 	DataDir         string
 	BaseURL         string
 	// Uploads: ALLOW_ANONYMOUS, UPLOADS_PER_HOUR_ADDRESS, UPLOADS_PER_HOUR_TOKEN.
-	Uploads web.UploadPolicy
+	Uploads site.UploadPolicy
 	// MetricsAddr (METRICS_ADDR) is where /metrics is served, apart from
 	// the site; empty serves none.
 	MetricsAddr string
@@ -37,7 +37,7 @@ type config struct {
 	// sends none.
 	Mailer *mail.Mailer
 	// GitHub (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET) offers GitHub sign-in.
-	GitHub web.GitHubApp
+	GitHub site.GitHubApp
 }
 
 // configFromEnv reads the configuration from the process's environment.
@@ -55,7 +55,7 @@ func readConfig(getenv func(string) string) (config, error) {
 		DatabaseReadURL: e.readURL("DATABASE_READ_URL", getenv("DATABASE_URL")),
 		DataDir:         e.str("DATA_DIR", "./data"),
 		BaseURL:         e.origin("BASE_URL"),
-		Uploads: web.UploadPolicy{
+		Uploads: site.UploadPolicy{
 			RefuseAnonymous: !e.boolean("ALLOW_ANONYMOUS", true),
 			PerHourAddress:  e.integer("UPLOADS_PER_HOUR_ADDRESS"),
 			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
@@ -233,11 +233,11 @@ func (e *envReader) mailer(urlName, fromName string) *mail.Mailer {
 }
 
 // github reads the OAuth app's id and secret: both or neither.
-func (e *envReader) github(idName, secretName string) web.GitHubApp {
-	app := web.GitHubApp{ClientID: strings.TrimSpace(e.get(idName)), ClientSecret: strings.TrimSpace(e.get(secretName))}
+func (e *envReader) github(idName, secretName string) site.GitHubApp {
+	app := site.GitHubApp{ClientID: strings.TrimSpace(e.get(idName)), ClientSecret: strings.TrimSpace(e.get(secretName))}
 	if (app.ClientID == "") != (app.ClientSecret == "") {
 		e.errs = append(e.errs, fmt.Errorf("set both %s and %s to sign in with GitHub, or neither", idName, secretName))
-		return web.GitHubApp{}
+		return site.GitHubApp{}
 	}
 	return app
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 func envOf(vars map[string]string) func(string) string {
@@ -244,14 +244,14 @@ func TestCacheFollowsMemoryLimit(t *testing.T) {
 	}{
 		{defaultMemoryLimit, 16 << 20},
 		{200 << 20, 50 << 20},
-		{math.MaxInt64, web.DefaultCacheBytes},
-		{0, web.DefaultCacheBytes},
+		{math.MaxInt64, site.DefaultCacheBytes},
+		{0, site.DefaultCacheBytes},
 	} {
 		if got := cacheBytesFor(c.limit); got != c.want {
 			t.Errorf("cacheBytesFor(%d) = %d, want %d", c.limit, got, c.want)
 		}
 	}
-	if web.DefaultCacheBytes != cacheBytesFor(defaultMemoryLimit) {
-		t.Errorf("web.DefaultCacheBytes %d is not a quarter of the default limit", web.DefaultCacheBytes)
+	if site.DefaultCacheBytes != cacheBytesFor(defaultMemoryLimit) {
+		t.Errorf("site.DefaultCacheBytes %d is not a quarter of the default limit", site.DefaultCacheBytes)
 	}
 }

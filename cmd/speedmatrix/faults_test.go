@@ -98,9 +98,9 @@ func uploadDoc(t *testing.T, n int) []byte {
 	return body
 }
 
-// upload posts doc and returns the status and run id (0, "" when the
+// postRun posts doc and returns the status and run id (0, "" when the
 // connection broke).
-func upload(base string, doc []byte) (int, string) {
+func postRun(base string, doc []byte) (int, string) {
 	resp, err := http.Post(base+"/api/v1/runs", "application/json", bytes.NewReader(doc))
 	if err != nil {
 		return 0, ""
@@ -128,7 +128,7 @@ func TestKillDuringUploads(t *testing.T) {
 		wg.Go(func() {
 			for i := range perClient {
 				n := c*perClient + i
-				code, id := upload(srv.base, uploadDoc(t, n))
+				code, id := postRun(srv.base, uploadDoc(t, n))
 				mu.Lock()
 				if code == 0 {
 					cut[n] = true // the server is gone
@@ -161,7 +161,7 @@ func TestKillDuringUploads(t *testing.T) {
 	checkWhole(t, url, len(created))
 	again := startServer(t, url)
 	for n, id := range created {
-		if code, got := upload(again.base, uploadDoc(t, n)); code != http.StatusOK || got != id {
+		if code, got := postRun(again.base, uploadDoc(t, n)); code != http.StatusOK || got != id {
 			t.Errorf("document %d answered 201 as %s before the kill; now %d %s, want 200 %s", n, id, code, got, id)
 		}
 	}
@@ -169,7 +169,7 @@ func TestKillDuringUploads(t *testing.T) {
 	// the kill: 200 now) or not at all (201 now).
 	outcome := map[int]int{}
 	for n := range cut {
-		code, _ := upload(again.base, uploadDoc(t, n))
+		code, _ := postRun(again.base, uploadDoc(t, n))
 		outcome[code]++
 		if code != http.StatusOK && code != http.StatusCreated {
 			t.Errorf("document %d, in flight at the kill, now answers %d", n, code)
@@ -241,7 +241,7 @@ func TestTwoInstancesOnEmptyDatabase(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("server %d /readyz = %d: %s", i, resp.StatusCode, s.log)
 		}
-		if code, _ := upload(s.base, uploadDoc(t, 500+i)); code != http.StatusCreated {
+		if code, _ := postRun(s.base, uploadDoc(t, 500+i)); code != http.StatusCreated {
 			t.Errorf("server %d upload = %d: %s", i, code, s.log)
 		}
 	}

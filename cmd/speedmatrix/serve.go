@@ -17,7 +17,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/paths"
 	"github.com/speedmatrix/speedmatrix/internal/status"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/upload"
 )
 
 // shutdownGrace is how long in-flight requests get to finish on SIGINT or
@@ -58,7 +59,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 		}
 	}()
 	defer func() { <-rederived }()
-	metrics := web.NewMetrics()
+	metrics := site.NewMetrics()
 	stopListening := listenForChanges(ctx, db, metrics)
 	defer stopListening()
 	stopMetrics, err := serveMetrics(cfg.MetricsAddr, metrics, out)
@@ -75,18 +76,18 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	logger := slog.New(newLogHandler(logOut))
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
-	go web.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
+	go upload.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
 	// Uploads append run counts; folding them keeps what readers add up
 	// to a second's uploads (store/bests/browse_counts.go).
 	go db.Store.KeepCountsFolded(ctx, time.Second, logger)
-	site := web.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
+	siteCfg := site.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
 		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub}
 	if cfg.Mailer != nil { // a nil *mail.Mailer in the interface would not be nil
-		site.Mailer = cfg.Mailer
+		siteCfg.Mailer = cfg.Mailer
 		logger.Info("mail on", "smtp", cfg.Mailer.String())
 	}
-	srv := newHTTPServer(web.New(site))
+	srv := newHTTPServer(site.New(siteCfg))
 	fmt.Fprintf(out, "speedmatrix: serving http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

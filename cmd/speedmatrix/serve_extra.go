@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 // defaultMemoryLimit is the Go heap's soft limit when GOMEMLIMIT is unset:
@@ -44,7 +44,7 @@ func setMemoryLimit() int64 {
 }
 
 // cacheBytesFor is the page cache's bound when PAGE_CACHE_MB is unset: a
-// quarter of the Go memory limit, web.DefaultCacheBytes when there is none.
+// quarter of the Go memory limit, site.DefaultCacheBytes when there is none.
 // Once the cache is full the limit paces the collector, which needs room
 // under it for what misses allocate. With the cache at half of it (32 of
 // 64 MiB), the heap sat a few megabytes under its goal: the collector ran
@@ -54,7 +54,7 @@ func setMemoryLimit() int64 {
 // only more frequent.
 func cacheBytesFor(limit int64) int {
 	if limit <= 0 || limit >= math.MaxInt64/2 {
-		return web.DefaultCacheBytes
+		return site.DefaultCacheBytes
 	}
 	return int(limit / 4)
 }
@@ -62,7 +62,7 @@ func cacheBytesFor(limit int64) int {
 // listenForChanges hears the changes every instance announces, so this
 // one's page cache renews what they affect; the returned function stops it
 // and waits.
-func listenForChanges(ctx context.Context, db *database, m *web.Metrics) (stop func()) {
+func listenForChanges(ctx context.Context, db *database, m *site.Metrics) (stop func()) {
 	m.WatchPool(db.Store.PoolStat)
 	m.WatchReads(db.Store.ReadStats)
 	ctx, cancel := context.WithCancel(ctx)
@@ -79,7 +79,7 @@ func listenForChanges(ctx context.Context, db *database, m *web.Metrics) (stop f
 // listener is where a profile of the live server is taken (a CPU profile
 // under load shows what a page costs), never the site's. The returned
 // function stops it.
-func serveMetrics(addr string, m *web.Metrics, out io.Writer) (stop func(), err error) {
+func serveMetrics(addr string, m *site.Metrics, out io.Writer) (stop func(), err error) {
 	if addr == "" {
 		return func() {}, nil
 	}

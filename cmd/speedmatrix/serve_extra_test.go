@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 // TestServeMetricsServesProfiler: the operator's listener answers
@@ -22,7 +22,7 @@ func TestServeMetricsServesProfiler(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	var out strings.Builder
-	stop, err := serveMetrics(addr, web.NewMetrics(), &out)
+	stop, err := serveMetrics(addr, site.NewMetrics(), &out)
 	if err != nil {
 		t.Fatal(err)
 	}

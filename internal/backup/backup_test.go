@@ -19,7 +19,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/web"
+	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
@@ -55,7 +55,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || got != n {
 		t.Fatalf("restore: %d runs, %v", got, err)
 	}
-	a, b := site(t, src), site(t, dst)
+	a, b := siteServer(t, src), siteServer(t, dst)
 	for _, id := range append(ids, p.runs...) {
 		for _, path := range []string{"/runs/" + id + ".json", "/runs/" + id + "/source", "/api/v1/runs/" + id} {
 			same(t, a, b, path)
@@ -143,12 +143,12 @@ func fetch(t *testing.T, s *httptest.Server, path string) (int, []byte) {
 	return resp.StatusCode, body
 }
 
-func site(t *testing.T, st *store.Store) *httptest.Server {
+func siteServer(t *testing.T, st *store.Store) *httptest.Server {
 	b, err := i18n.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := httptest.NewServer(web.New(web.Config{Store: st, Bundle: b, BaseURL: origin, Version: "test",
+	s := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, BaseURL: origin, Version: "test",
 		Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(s.Close)
 	return s

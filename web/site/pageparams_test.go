@@ -1,0 +1,211 @@
+package site_test
+
+import (
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/site"
+)
+
+// cacheCounts reads the page cache's hits, misses and entries from m.
+func cacheCounts(t *testing.T, m *site.Metrics) (hits, misses, entries int) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	text, _ := io.ReadAll(rec.Body)
+	read := func(series string) int {
+		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\d+)$`).FindSubmatch(text)
+		if m == nil {
+			t.Fatalf("no %s in the metrics", series)
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		return n
+	}
+	return read(`speedmatrix_page_cache_requests_total{outcome="hit"}`), read(`speedmatrix_page_cache_requests_total{outcome="miss"}`),
+		read("speedmatrix_page_cache_entries")
+}
+
+// newCountedSite is newSite with the metrics at hand.
+func newCountedSite(t *testing.T) (*testSite, *site.Metrics) {
+	st, dbURL := dbtest.New(t)
+	m := site.NewMetrics()
+	b, _ := i18n.Default()
+	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
+		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
+	t.Cleanup(srv.Close)
+	return &testSite{Server: srv, store: st, url: dbURL}, m
+}
+
+// TestUnreadParamsShareThePage: on every cached route, a page asked with
+// parameters no page reads is built without them (its links do not carry
+// them) and is the same cache entry as the page without them: the second
+// request is a hit and the cache holds no more pages.
+func TestUnreadParamsShareThePage(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	seedOrg(t, s)
+	other := s.seedLilbench(t)
+	run := "/runs/" + id
+	byRoute := map[string]string{
+		"/": "/", "/runs": "/runs", "/leaderboard": "/leaderboard",
+		"/runs/{id}": run, "/runs/{id}.json": run + ".json", "/runs/{id}.csv": run + ".csv", "/runs/{id}.md": run + ".md",
+		"/runs/{id}.txt": run + ".txt", "/runs/{id}.bbcode": run + ".bbcode", "/runs/{id}/card.png": run + "/card.png",
+		"/runs/{id}/grid.svg": run + "/grid.svg", "/runs/{id}/badge.svg": run + "/badge.svg", "/runs/{id}/embed": run + "/embed",
+		"/hardware/{slug}": "/hardware/rtx-3060-12gb", "/engines/{slug}": "/engines/vllm",
+		"/models/{slug}": "/models/qwen3-5-4b", "/submitters/{slug}": "/submitters/sandberg",
+		"/orgs/{slug}": "/orgs/lil-lab", "/compare": "/compare?runs=" + id + "," + other,
+		"/compare/with/{id}": "/compare/with/" + id, "/sitemap.xml": "/sitemap.xml", "/sitemap-{lang}.xml": "/sitemap-ko.xml",
+		"/history": "/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b",
+	}
+	for _, pattern := range site.CachedRoutePatterns() {
+		path, ok := byRoute[pattern]
+		if !ok {
+			t.Errorf("cached route %s has no page here", pattern)
+			continue
+		}
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		// First with the junk: the page is built from that request.
+		resp, junked := s.get(t, path+sep+"zzjunk=1&utm_source=x&after=")
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", path, resp.StatusCode)
+		}
+		if strings.Contains(junked, "zzjunk") {
+			t.Errorf("%s: the page carries a parameter it does not read", path)
+		}
+		hits, misses, entries := cacheCounts(t, m)
+		_, plain := s.get(t, path)
+		h2, m2, e2 := cacheCounts(t, m)
+		if h2 != hits+1 || m2 != misses || e2 != entries || plain != junked {
+			t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same body %v), want one hit of the same entry",
+				path, sep+"zzjunk=1…", hits, h2, misses, m2, entries, e2, plain == junked)
+		}
+	}
+}
+
+// TestListedParamsMakePages: a parameter the page reads still makes a
+// page of its own (a leaderboard filter, a runs sort), in whatever order
+// the parameters come; ?after= pages of /runs are not kept, and one on a
+// page that does not read it is that page.
+func TestListedParamsMakePages(t *testing.T) {
+	s, m := newCountedSite(t)
+	s.seed(t)
+	s.seedLilbench(t)
+	_, board := s.get(t, "/leaderboard")
+	hits, misses, entries := cacheCounts(t, m)
+	_, perRequest := s.get(t, "/leaderboard?metric=per_request_tps&ctx=0")
+	h, mi, e := cacheCounts(t, m)
+	if perRequest == board || h != hits || mi != misses+1 || e != entries+1 {
+		t.Errorf("a leaderboard by another metric: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a page of its own",
+			hits, h, misses, mi, entries, e, perRequest == board)
+	}
+	_, swapped := s.get(t, "/leaderboard?ctx=0&x=1&metric=per_request_tps")
+	h2, m2, e2 := cacheCounts(t, m)
+	if swapped != perRequest || h2 != h+1 || m2 != mi || e2 != e {
+		t.Errorf("the same parameters in another order: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of the same entry", h, h2, mi, m2, e, e2)
+	}
+	_, newest := s.get(t, "/runs")
+	_, peak := s.get(t, "/runs?sort=peak")
+	if newest == peak {
+		t.Error("/runs?sort=peak is the page of /runs")
+	}
+	h3, m3, e3 := cacheCounts(t, m)
+	s.get(t, "/runs?after=zzz")
+	s.get(t, "/leaderboard?after=zzz&ctx=0&metric=per_request_tps")
+	if h4, m4, e4 := cacheCounts(t, m); h4 != h3+1 || m4 != m3 || e4 != e3 {
+		t.Errorf("?after= on /runs and on the leaderboard: hits %d→%d, misses %d→%d, entries %d→%d, want /runs's answered fresh and the board's a hit",
+			h3, h4, m3, m4, e3, e4)
+	}
+}
+
+// TestMadeUpValuesAreNotKept: a page whose query names nothing stored (a
+// filter no run matches, a grid point or setup nobody measured, a revision
+// the run never had, a compare list written with spaces) is answered but
+// not kept, here or by any other cache: asking for it again is a miss
+// again, and the cache holds no more pages than before. Values as many as
+// anyone cares to write cannot push out the pages people read.
+func TestMadeUpValuesAreNotKept(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	other := s.seedLilbench(t)
+	s.get(t, "/")
+	s.get(t, "/") // a miss and a hit: the counters exist
+	for _, path := range []string{
+		"/runs?model=zz1", "/runs?engine=vllm&submitter=zz1", "/leaderboard?model=zz1",
+		"/leaderboard?ctx=123457", "/leaderboard?conc=3&queued=1",
+		"/history?engine=vllm&hardware=zz1&model=qwen3-5-4b",
+		"/runs/" + id + "/grid.svg?v=99", "/runs/" + id + "/badge.svg?v=99",
+		"/compare?runs=" + id + ",%20" + other,
+	} {
+		hits, _, entries := cacheCounts(t, m)
+		for i := range 2 {
+			resp, _ := s.get(t, path)
+			h, _, e := cacheCounts(t, m)
+			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries || h != hits {
+				t.Errorf("%s (%d): %d, Cache-Control %q, entries %d→%d, hits %d→%d, want 200, no-store, none kept, no hit",
+					path, i+1, resp.StatusCode, resp.Header.Get("Cache-Control"), entries, e, hits, h)
+			}
+		}
+	}
+	// What is not kept is still compressed for a client that takes gzip.
+	resp, body := s.get(t, "/runs?model=zz1", "Accept-Encoding: gzip")
+	if resp.Header.Get("Content-Encoding") != "gzip" || strings.Contains(body, "<html") {
+		t.Errorf("/runs?model=zz1 with gzip accepted: Content-Encoding %q, want a gzip body", resp.Header.Get("Content-Encoding"))
+	}
+	// The pages people read still are kept: a filter that matches, the
+	// revision the run has.
+	for _, path := range []string{"/runs?engine=vllm", "/leaderboard?engine=vllm", "/runs/" + id + "/grid.svg?v=1",
+		"/compare?runs=" + id + "," + other} {
+		s.get(t, path)
+		hits, _, _ := cacheCounts(t, m)
+		if resp, _ := s.get(t, path); resp.Header.Get("Cache-Control") == "no-store" {
+			t.Errorf("%s: no-store", path)
+		}
+		if h, _, _ := cacheCounts(t, m); h != hits+1 {
+			t.Errorf("%s asked again: hits %d→%d, want a hit", path, hits, h)
+		}
+	}
+}
+
+// TestSpellingsShareThePage: one value written another way (an escape of
+// a letter, a lower-case escape, a second value after the one the page
+// reads) is the page of its one spelling: a hit of the same entry.
+func TestSpellingsShareThePage(t *testing.T) {
+	s, m := newCountedSite(t)
+	id := s.seed(t)
+	other := s.seedLilbench(t)
+	for plain, others := range map[string][]string{
+		"/leaderboard?engine=vllm":          {"/leaderboard?engine=%76llm", "/leaderboard?engine=vll%6d&engine=zz1"},
+		"/runs?engine=vllm":                 {"/runs?engine=%76%6C%6C%6D", "/runs?engine=vllm&engine=zz2"},
+		"/compare?runs=" + id + "," + other: {"/compare?runs=" + id + "%2C" + other, "/compare?runs=" + id + "%2c" + other},
+	} {
+		_, want := s.get(t, plain)
+		for _, path := range others {
+			hits, misses, entries := cacheCounts(t, m)
+			_, got := s.get(t, path)
+			if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || got != want {
+				t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a hit of its entry",
+					path, plain, hits, h, misses, mi, entries, e, got == want)
+			}
+		}
+	}
+	// Numbers and toggles are read in one spelling; another is refused.
+	for _, path := range []string{"/leaderboard?ctx=00", "/leaderboard?conc=+1", "/leaderboard?flagged=yes", "/leaderboard?queued=0",
+		"/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b&cell=0x01"} {
+		resp, body := s.get(t, path)
+		name, _, _ := strings.Cut(path[strings.LastIndexByte(path, '&')+1:], "=")
+		name = name[strings.IndexByte(name, '?')+1:]
+		if resp.StatusCode != 400 || !strings.Contains(body, "“"+name+"”") {
+			t.Errorf("%s: %d, want 400 naming “%s”", path, resp.StatusCode, name)
+		}
+	}
+}
