@@ -1,0 +1,3 @@
+DROP TABLE run_telemetry;
+ALTER TABLE prefill_rows DROP COLUMN telemetry;
+ALTER TABLE decode_cells DROP COLUMN telemetry;
