@@ -11,3 +11,8 @@ CREATE TABLE run_telemetry (
     run_id text PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
     body   jsonb NOT NULL
 );
+
+-- runs.above_bound keeps its name and now says whether any plausibility
+-- flag is raised (above the physical bound, or a power the boards cannot
+-- draw): both leave a run out of the rankings alike.
+COMMENT ON COLUMN runs.above_bound IS 'a plausibility flag is raised (run.Unrankable): left out of rankings';

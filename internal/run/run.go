@@ -84,6 +84,17 @@ const FlagAboveBound = "above_bound"
 // can draw: shown and ranked like FlagAboveBound, never refused.
 const FlagPowerImplausible = "power_implausible"
 
+// Unrankable reports whether flags hold a plausibility flag, which keeps
+// a run out of default rankings and bests.
+func Unrankable(flags []string) bool {
+	for _, f := range flags {
+		if f == FlagAboveBound || f == FlagPowerImplausible {
+			return true
+		}
+	}
+	return false
+}
+
 // Provenance says whether a run was measured by the tool that wrote the file
 // or imported from elsewhere.
 type Provenance string
