@@ -21,6 +21,16 @@ type Series struct {
 	// Colour indexes the colour ramp, Style the dash and marker patterns,
 	// so colour is never the only cue.
 	Colour, Style int
+	// Dense marks a series sampled too often for a marker per point (a
+	// telemetry series): drawn as a line only.
+	Dense bool
+}
+
+// Band is a stretch of the x axis shaded and numbered: a measured phase on
+// a chart over time. Its number leads its row of the chart's table.
+type Band struct {
+	From, To float64
+	Label    string
 }
 
 // Axis is one axis: its title, whether it doubles per step, its range and
@@ -46,6 +56,8 @@ type Chart struct {
 	Series          []Series
 	// Colours is the number of colours in use, which spreads the ramp.
 	Colours int
+	// Bands are shaded behind the lines, numbered from 1.
+	Bands []Band
 	// Table is the alternative: one row per point.
 	Table Table
 }
