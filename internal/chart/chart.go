@@ -58,6 +58,9 @@ type Chart struct {
 	Colours int
 	// Bands are shaded behind the lines, numbered from 1.
 	Bands []Band
+	// Group is where the page shows the chart: "" among the run's charts,
+	// GroupEnergy in its energy section.
+	Group string
 	// Table is the alternative: one row per point.
 	Table Table
 }
@@ -66,6 +69,20 @@ type Chart struct {
 type Table struct {
 	Head []string
 	Rows [][]string
+}
+
+// GroupEnergy is the Group of the charts of a run's GPU telemetry.
+const GroupEnergy = "energy"
+
+// InGroup returns the charts of group g, in order.
+func InGroup(charts []*Chart, g string) []*Chart {
+	var out []*Chart
+	for _, c := range charts {
+		if c.Group == g {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Empty reports a chart without a point to draw.

@@ -24,7 +24,7 @@ func ForPower(l *i18n.Localizer, r *run.Run) []*Chart {
 }
 
 func timeChart(l *i18n.Localizer, s *run.PowerSeries, id, key, axis, name string, ys []float64, word func(float64) string) *Chart {
-	c := &Chart{ID: id, Title: l.T(key+".title", nil), Desc: l.T(key+".desc", nil), Colours: 1}
+	c := &Chart{ID: id, Title: l.T(key+".title", nil), Desc: l.T(key+".desc", nil), Colours: 1, Group: GroupEnergy}
 	c.X.Label, c.Y.Label = l.T("chart.axis.seconds", nil), l.T(axis, nil)
 	line := Series{Name: l.T(name, nil), Dense: true}
 	maxX, maxY := 0.0, 0.0

@@ -124,7 +124,7 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 	for _, m := range Metrics {
 		q := url.Values{"metric": {string(m)}, "kwh": {e.PriceParam}}
 		e.Switch = append(e.Switch, MetricLink{Metric: m, Label: l.T("energy.metric."+string(m), nil),
-			Href: "?" + q.Encode() + "#grid", Current: m == metric})
+			Href: "?" + q.Encode() + "#decode", Current: m == metric})
 	}
 	if metric != MetricTPS {
 		e.Caption = l.T("energy.caption."+string(metric), map[string]any{"Price": e.PriceText})

@@ -57,7 +57,7 @@ func TestEnergySection(t *testing.T) {
 	if c := v.Grid.Rows[0].Cells[1]; c.Throttle != "Power-capped" {
 		t.Errorf("grid cell throttle = %q, want a visible word", c.Throttle)
 	}
-	if len(e.Switch) != 4 || !e.Switch[0].Current || e.Switch[1].Href != "?kwh=0.3&metric=tokens_per_joule#grid" {
+	if len(e.Switch) != 4 || !e.Switch[0].Current || e.Switch[1].Href != "?kwh=0.3&metric=tokens_per_joule#decode" {
 		t.Errorf("switch = %+v", e.Switch)
 	}
 }
