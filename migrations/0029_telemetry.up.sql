@@ -7,10 +7,38 @@
 ALTER TABLE decode_cells ADD COLUMN telemetry jsonb;
 ALTER TABLE prefill_rows ADD COLUMN telemetry jsonb;
 
+-- A run's telemetry goes with its run as its cells do: by the statement
+-- triggers of migrations 0017 and 0022, not a foreign key.
 CREATE TABLE run_telemetry (
-    run_id text PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    run_id text PRIMARY KEY,
     body   jsonb NOT NULL
 );
+
+CREATE OR REPLACE FUNCTION runs_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM run_sources WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM decode_cells WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM prefill_rows WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM run_telemetry WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM best_cells WHERE run_id IN (SELECT id FROM gone);
+    DELETE FROM version_best_cells v USING gone g
+    WHERE (v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, v.demo, v.engine_version) =
+        (g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug, g.demo, g.engine_version)
+        AND v.run_id = g.id;
+    DELETE FROM submitter_best_cells v USING gone g
+    WHERE (v.model_slug, v.hardware_slug, v.engine_slug, v.quantization_slug, v.demo, v.submitter_slug) =
+        (g.model_slug, g.hardware_slug, g.engine_slug, g.quantization_slug, g.demo, g.submitter_slug)
+        AND v.run_id = g.id;
+    DELETE FROM history_cells WHERE run_id IN (SELECT id FROM gone);
+    RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION runs_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    TRUNCATE run_sources, decode_cells, prefill_rows, run_telemetry, best_cells, version_best_cells,
+        submitter_best_cells, history_cells;
+    RETURN NULL;
+END $$;
 
 -- runs.above_bound keeps its name and now says whether any plausibility
 -- flag is raised (above the physical bound, or a power the boards cannot
