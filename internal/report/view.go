@@ -177,6 +177,9 @@ type Cell struct {
 	Heat string
 	// Efficiency is "87 % of bound", empty when the cell has none.
 	Efficiency string
+	// TPJ is the cell's tokens per joule ("0.392 tok/J") where a page
+	// shows it beside the rate (the compare page); empty otherwise.
+	TPJ string
 	// Throttle words the tool's verdict when the GPUs throttled during
 	// the cell ("Power-capped"), shown as text on the grid; empty when
 	// they did not or the file does not say.
