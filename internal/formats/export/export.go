@@ -27,25 +27,25 @@ type Document struct {
 	// name is read back on import: a file cannot vouch for itself.
 	Submitter Submitter `json:"submitter"`
 	// Profile and Integrity are lil-bench's ("quick" runs do not rank).
-	Profile      string           `json:"profile,omitempty"`
-	Integrity    string           `json:"integrity,omitempty"`
-	Provenance   run.Provenance   `json:"provenance"`
-	Tool         run.Tool         `json:"tool"`
-	SourceFormat string           `json:"source_format"`
-	MeasuredAt   string           `json:"measured_at,omitempty"`
-	UploadedAt   time.Time        `json:"uploaded_at"`
-	StatusRules  string           `json:"status_rules"`
-	Hardware     run.Hardware     `json:"hardware"`
-	Engine       run.Engine       `json:"engine"`
-	Model        run.Model        `json:"model"`
-	Settings     run.Settings     `json:"settings"`
-	Prefill      []PrefillItem    `json:"prefill"`
-	Decode       []DecodeItem     `json:"decode"`
+	Profile      string         `json:"profile,omitempty"`
+	Integrity    string         `json:"integrity,omitempty"`
+	Provenance   run.Provenance `json:"provenance"`
+	Tool         run.Tool       `json:"tool"`
+	SourceFormat string         `json:"source_format"`
+	MeasuredAt   string         `json:"measured_at,omitempty"`
+	UploadedAt   time.Time      `json:"uploaded_at"`
+	StatusRules  string         `json:"status_rules"`
+	Hardware     run.Hardware   `json:"hardware"`
+	Engine       run.Engine     `json:"engine"`
+	Model        run.Model      `json:"model"`
+	Settings     run.Settings   `json:"settings"`
+	Prefill      []PrefillItem  `json:"prefill"`
+	Decode       []DecodeItem   `json:"decode"`
 	// Telemetry is what the file measured of the GPUs over the whole run:
 	// limits, the worst throttle verdict, the power series; null when
 	// nothing.
 	Telemetry *run.RunTelemetry `json:"telemetry"`
-	Source       Source           `json:"source"`
+	Source    Source            `json:"source"`
 	// Flags are the run's plausibility flags ("above_bound"), never read
 	// back on import: they are derived again.
 	Flags []string `json:"flags"`
