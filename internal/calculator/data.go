@@ -36,6 +36,9 @@ type GPU struct {
 	FP32    float64 `json:"fp32_tflops"`
 	CacheMB float64 `json:"cache_mb"`
 	Unified bool    `json:"unified_memory"`
+	// BoardPowerW is the most power one board is rated to draw, 0 when
+	// the table does not know it: a run's cells above it are implausible.
+	BoardPowerW float64 `json:"board_power_w"`
 	Source
 }
 

@@ -269,20 +269,72 @@ func CellContext(c *run.DecodeCell) int {
 }
 
 // Flags are the run's plausibility flags: FlagAboveBound when any valid
-// or queued cell is above the optimistic bound.
+// or queued cell is above the optimistic bound, FlagPowerImplausible when
+// any cell or prefill row drew more power than its boards can.
 func Flags(r *run.Run) []string { return ForRun(r).Flags(r) }
 
 // Flags is the package's Flags for a caller that has read the run's
 // setup already (the report page), so it is not read twice.
 func (s RunSetup) Flags(r *run.Run) []string {
+	var flags []string
 	for i := range r.Decode {
 		c := &r.Decode[i]
 		if (c.Status == run.Valid || c.Status == run.Queued) && c.TotalTPS != nil &&
 			s.AboveBound(*c.TotalTPS, CellContext(c), c.Concurrency) {
-			return []string{FlagAboveBound}
+			flags = append(flags, FlagAboveBound)
+			break
 		}
 	}
-	return nil
+	if s.RunPowerImplausible(r) {
+		flags = append(flags, run.FlagPowerImplausible)
+	}
+	return flags
+}
+
+// PowerTolerance is how far above its enforced power limit a cell's
+// average power may read before it is implausible: boards overshoot their
+// limit briefly, and the tools sample unevenly.
+const PowerTolerance = 1.10
+
+// RunPowerImplausible reports whether any cell or prefill row of r is
+// PowerImplausible.
+func (s RunSetup) RunPowerImplausible(r *run.Run) bool {
+	for i := range r.Decode {
+		if s.PowerImplausible(r, &r.Decode[i].Telemetry) {
+			return true
+		}
+	}
+	for i := range r.Prefill {
+		if s.PowerImplausible(r, &r.Prefill[i].Telemetry) {
+			return true
+		}
+	}
+	return false
+}
+
+// PowerImplausible reports whether t's average power is above its power
+// limit by more than PowerTolerance, or above the most the run's boards
+// can draw: their highest settable limit where the file gives it, else the
+// GPU table's board power × the GPU count. Never refused, only flagged.
+func (s RunSetup) PowerImplausible(r *run.Run, t *run.Telemetry) bool {
+	if t.PowerW == nil {
+		return false
+	}
+	w := *t.PowerW
+	limit := t.PowerLimitW
+	if limit == nil && r.Telemetry != nil {
+		limit = r.Telemetry.PowerLimitW
+	}
+	if limit != nil && *limit > 0 && w > *limit*PowerTolerance {
+		return true
+	}
+	most := 0.0
+	if r.Telemetry != nil && r.Telemetry.PowerLimitMaxW != nil {
+		most = *r.Telemetry.PowerLimitMaxW
+	} else if s.GPU.BoardPowerW > 0 {
+		most = s.GPU.BoardPowerW * float64(s.Count)
+	}
+	return most > 0 && w > most*PowerTolerance
 }
 
 // CellBound is one cell measured against its bound.
@@ -342,7 +394,7 @@ func MedianOf(cells []CellBound) (median float64, n int) {
 
 // boundRule names the flag rule: change it with the rule (allowances,
 // Tolerance), so stored flags are derived again.
-const boundRule = "optimistic-1"
+const boundRule = "optimistic-1+power-1"
 
 // BoundVersion names the tables and rule flags are derived with: a hash of
 // the embedded data files and boundRule. A stored run with another one is

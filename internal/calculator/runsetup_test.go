@@ -2,6 +2,7 @@ package calculator_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -134,6 +135,40 @@ func TestSetupBoundIsCalculate(t *testing.T) {
 			if a, b := s.Optimistic(ctx, conc), bare.Optimistic(ctx, conc); a != b || a < want {
 				t.Errorf("%d × %d: Optimistic %v and bare %v, bound %v", ctx, conc, a, b, want)
 			}
+		}
+	}
+}
+
+// A cell drawing more than its power limit by over a tenth, or more than
+// the boards' highest settable limit, flags the run; within them it does
+// not, and a run without telemetry is never flagged for power.
+func TestFlagPowerImplausible(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		power, limit float64
+		maxLimit     float64
+		flagged      bool
+	}{
+		{"at the limit", 388, 700, 0, false},
+		{"overshoot within a tenth", 760, 700, 0, false},
+		{"a fifth above the limit", 840, 700, 0, true},
+		{"above the highest limit", 700, 1000, 600, true},
+		{"no telemetry", 0, 0, 0, false},
+	} {
+		r := seedRun(t)
+		r.Decode[0].Telemetry = run.Telemetry{}
+		if c.power > 0 {
+			r.Decode[0].PowerW, r.Decode[0].PowerLimitW = run.F(c.power), run.F(c.limit)
+		}
+		if c.maxLimit > 0 {
+			r.Telemetry = &run.RunTelemetry{PowerLimitMaxW: run.F(c.maxLimit)}
+		}
+		got := slices.Contains(calculator.Flags(r), run.FlagPowerImplausible)
+		if got != c.flagged {
+			t.Errorf("%s: flagged %v, want %v", c.name, got, c.flagged)
+		}
+		if got && !run.Unrankable(calculator.Flags(r)) {
+			t.Errorf("%s: flagged but still rankable", c.name)
 		}
 	}
 }

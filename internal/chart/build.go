@@ -16,9 +16,11 @@ type Named struct {
 	Run  *run.Run
 }
 
-// ForRun returns the three charts of a run page.
+// ForRun returns the charts of a run page: the three of ForRuns, then
+// ForPower's (Group GroupEnergy), which the page shows in its energy
+// section.
 func ForRun(l *i18n.Localizer, r *run.Run) []*Chart {
-	return ForRuns(l, "run", []Named{{Run: r}})
+	return append(ForRuns(l, "run", []Named{{Run: r}}), ForPower(l, r)...)
 }
 
 // ForRuns returns the three charts with the runs overlaid: total tok/s

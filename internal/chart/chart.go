@@ -21,6 +21,16 @@ type Series struct {
 	// Colour indexes the colour ramp, Style the dash and marker patterns,
 	// so colour is never the only cue.
 	Colour, Style int
+	// Dense marks a series sampled too often for a marker per point (a
+	// telemetry series): drawn as a line only.
+	Dense bool
+}
+
+// Band is a stretch of the x axis shaded and numbered: a measured phase on
+// a chart over time. Its number leads its row of the chart's table.
+type Band struct {
+	From, To float64
+	Label    string
 }
 
 // Axis is one axis: its title, whether it doubles per step, its range and
@@ -46,6 +56,11 @@ type Chart struct {
 	Series          []Series
 	// Colours is the number of colours in use, which spreads the ramp.
 	Colours int
+	// Bands are shaded behind the lines, numbered from 1.
+	Bands []Band
+	// Group is where the page shows the chart: "" among the run's charts,
+	// GroupEnergy in its energy section.
+	Group string
 	// Table is the alternative: one row per point.
 	Table Table
 }
@@ -54,6 +69,20 @@ type Chart struct {
 type Table struct {
 	Head []string
 	Rows [][]string
+}
+
+// GroupEnergy is the Group of the charts of a run's GPU telemetry.
+const GroupEnergy = "energy"
+
+// InGroup returns the charts of group g, in order.
+func InGroup(charts []*Chart, g string) []*Chart {
+	var out []*Chart
+	for _, c := range charts {
+		if c.Group == g {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Empty reports a chart without a point to draw.

@@ -198,3 +198,28 @@ func TestColoursFromTheScale(t *testing.T) {
 		t.Error("lines share a colour")
 	}
 }
+
+// A lil-bench run's power series draws two charts over time, the phases
+// shaded and listed in the table; a run without a series draws none.
+func TestForPower(t *testing.T) {
+	l := localizer(t, "en")
+	none := chart.ForPower(l, &run.Run{})
+	if none != nil {
+		t.Errorf("ForPower without a series = %v", none)
+	}
+	capped := run.ThrottlePowerCapped
+	r := &run.Run{Telemetry: &run.RunTelemetry{Series: &run.PowerSeries{IntervalS: 0.5,
+		Ms: []int64{0, 500, 1000, 1500}, PowerW: []float64{80, 540, 545, 90}, SMMHz: []float64{2600, 2190, 2190, 2600},
+		Phases: []run.Phase{{Name: "prefill 32k", Kind: "prefill", StartMs: 400, EndMs: 1200, Throttle: &capped}}}}}
+	charts := chart.ForPower(l, r)
+	if len(charts) != 2 || charts[0].Empty() || len(charts[0].Bands) != 1 {
+		t.Fatalf("charts = %+v", charts)
+	}
+	svg := charts[0].SVG()
+	if !strings.Contains(svg, `fill-opacity="0.1"`) || !strings.Contains(svg, "1: prefill 32k") || strings.Contains(svg, `class="mark`) {
+		t.Errorf("power chart SVG lacks the shaded phase or draws markers:\n%s", svg)
+	}
+	if row := charts[0].Table.Rows[0]; row[1] != "prefill 32k" || row[4] != "Power-capped" {
+		t.Errorf("table row = %v", row)
+	}
+}

@@ -24,6 +24,7 @@ func (c *Chart) SVG() string {
 		esc(c.ID), width, height, tid, did, fontSize)
 	fmt.Fprintf(&b, `<title id="%s">%s</title><desc id="%s">%s</desc>`, tid, esc(c.Title), did, esc(c.Desc))
 	c.writeAxes(&b)
+	c.writeBands(&b)
 	for _, s := range c.Series {
 		c.writeSeries(&b, &s)
 	}
@@ -76,6 +77,10 @@ func (c *Chart) writeSeries(sb *strings.Builder, s *Series) {
 		b.s(` stroke-dasharray="`).s(pat).s(`"`)
 	}
 	b.s(`/>`)
+	if s.Dense {
+		b.s(`</g>`)
+		return
+	}
 	for _, p := range s.Points {
 		cls := "mark"
 		if p.Queued {
@@ -84,6 +89,23 @@ func (c *Chart) writeSeries(sb *strings.Builder, s *Series) {
 		b.s(`<g class="`).s(cls).s(`">`)
 		writeMarker(b, s.Style%markShapes, c.X.px(p.X), c.Y.py(p.Y))
 		b.s(`<title>`).s(esc(s.Name + ": " + p.XText + " → " + p.YText)).s(`</title></g>`)
+	}
+	b.s(`</g>`)
+}
+
+// writeBands shades each band in the text colour, faintly (no stylesheet
+// rule needed), with its number at the top and its label as a tooltip.
+func (c *Chart) writeBands(sb *strings.Builder) {
+	if len(c.Bands) == 0 {
+		return
+	}
+	b := svgWriter{sb}
+	b.s(`<g class="bands" fill="currentColor">`)
+	for i, band := range c.Bands {
+		x0, x1 := c.X.px(band.From), c.X.px(band.To)
+		b.s(`<g><rect x="`).f1(x0).s(`" y="`).g(plotTop).s(`" width="`).f1(math.Max(x1-x0, 1)).s(`" height="`).g(plotBottom - plotTop).s(`" fill-opacity="0.1"/>`)
+		b.s(`<text x="`).f1((x0 + x1) / 2).s(`" y="`).g(plotTop + fontSize).s(`" text-anchor="middle">`).s(strconv.Itoa(i + 1)).s(`</text>`)
+		b.s(`<title>`).s(esc(strconv.Itoa(i+1) + ": " + band.Label)).s(`</title></g>`)
 	}
 	b.s(`</g>`)
 }

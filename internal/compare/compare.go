@@ -104,8 +104,13 @@ func Build(l *i18n.Localizer, runs []*run.Run) *View {
 			Title: rv.Title, EngineLine: rv.EngineLine, Summary: rv.Summary, Demo: r.Demo})
 		v.Demo = v.Demo || r.Demo
 		cells[i] = map[key]report.Cell{}
+		decode := cellMap(r)
 		for _, row := range rv.Grid.Rows {
 			for _, c := range row.Cells {
+				// Tokens per joule side by side, where the file measured power.
+				if d := decode[key{c.Context, c.Concurrency}]; hasNumber(d) && d.TokensPerJoule() != nil {
+					c.TPJ = report.FormatTPJ(l, d.TokensPerJoule())
+				}
 				cells[i][key{c.Context, c.Concurrency}] = c
 			}
 		}

@@ -122,3 +122,18 @@ func TestThreeRuns(t *testing.T) {
 		t.Errorf("C ÷ A at 0×2 = %+v", r)
 	}
 }
+
+// Where both files measured power, each run's cell shows its tokens per
+// joule beside its rate; without power, nothing.
+func TestCompareTokensPerJoule(t *testing.T) {
+	a, b := reporttest.Run(), reporttest.Run()
+	a.ID, b.ID = "a", "b"
+	b.Decode[0].Telemetry = run.Telemetry{PowerW: run.F(127)}
+	v := compare.Build(localizer(t), []*run.Run{a, b})
+	if got := v.Grids[1].Rows[0].Cells[0].TPJ; got != "0.500 tok/J" {
+		t.Errorf("B's first cell = %q, want 63.5 ÷ 127 W = 0.500 tok/J", got)
+	}
+	if got := v.Grids[0].Rows[0].Cells[0].TPJ; got != "" {
+		t.Errorf("A's first cell, without power, = %q", got)
+	}
+}

@@ -9,6 +9,8 @@ import (
 // bandwidth and tensor rate are the decode calculator's figures
 // (internal/calculator's table), kept in one place.
 type gpu struct {
+	// ID is the calculator's row id.
+	ID   string
 	Name string
 	Type run.HardwareType
 	// VRAMGB is per device; BW is memory bandwidth in GB/s; TFLOPS is the
@@ -71,7 +73,7 @@ func withFigures(ms []machine) []gpu {
 		if !ok {
 			panic("demo: no calculator row " + m.ID)
 		}
-		out[i] = gpu{Name: m.Name, Type: m.Type, VRAMGB: row.MemoryGB, BW: row.BandwidthGBs, TFLOPS: row.TFLOPS16(),
+		out[i] = gpu{ID: m.ID, Name: m.Name, Type: m.Type, VRAMGB: row.MemoryGB, BW: row.BandwidthGBs, TFLOPS: row.TFLOPS16(),
 			Counts: m.Counts, Engines: m.Engines, CPU: m.CPU, OS: m.OS, Eff: m.Eff}
 	}
 	return out

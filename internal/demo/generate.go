@@ -101,6 +101,9 @@ func (s *setup) parsed(rng *rand.Rand) *run.Parsed {
 			MaxRunningRequests: s.maxRunning, Contexts: contexts, Concurrencies: concs},
 		MeasuredAt: epoch.Add(time.Duration(rng.IntN(365*24)) * time.Hour).Format("2006-01-02T15:04:05"),
 	}
+	if limit, ok := boardPowerW[s.g.ID]; ok && s.g.Type == run.DiscreteGPU {
+		p.Telemetry = &run.RunTelemetry{Telemetry: run.Telemetry{PowerLimitW: run.F(limit * float64(s.count))}}
+	}
 	failAt := -1
 	if rng.Float64() < 0.15 {
 		failAt = rng.IntN(len(contexts) * len(concs))
@@ -108,13 +111,16 @@ func (s *setup) parsed(rng *rand.Rand) *run.Parsed {
 	for ci, ctx := range contexts {
 		if ctx >= 8192 {
 			p.Settings.PrefillContexts = append(p.Settings.PrefillContexts, ctx)
-			p.Prefill = append(p.Prefill, s.prefill(rng, ctx))
+			row := s.prefill(rng, ctx)
+			row.Telemetry = s.telemetry(ctx, 0, 1)
+			p.Prefill = append(p.Prefill, row)
 		}
 		for ki, conc := range concs {
 			if status.ExceedsKV(ctx, conc, &p.Settings) {
 				continue // the tool's own skip: Derive calls it over capacity
 			}
 			m := s.measure(rng, ctx, conc)
+			m.Telemetry = s.telemetry(ctx, conc, 0)
 			if ci*len(concs)+ki == failAt {
 				m = run.Measurement{Context: ctx, Concurrency: conc,
 					Signals: run.Signals{Failed: true, FailureReason: failures[rng.IntN(len(failures))]}}

@@ -153,6 +153,7 @@ func derive(p *run.Parsed) *run.Run {
 		Hardware: p.Hardware, Engine: p.Engine, Model: p.Model, Settings: settings,
 		Prefill: prefill, Decode: decode, MeasuredAt: p.MeasuredAt,
 		RulesVersion: status.RulesVersion, Notes: p.Notes, Profile: p.Profile, Integrity: p.Integrity,
+		Telemetry: p.Telemetry,
 	}
 	r.Flags, r.BoundVersion = calculator.Flags(r), calculator.BoundVersion()
 	return r

@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,10 @@ const (
 var sanityLimits = map[string]float64{
 	"total_tps": 1e7, "per_request_tps": 1e7, "ttft_ms": 1e8, "tbt_ms": 1e8, "measured_s": 1e7,
 	"completed": 1e12, "output_tokens": 1e12,
+	// A megawatt of GPU boards, a day of it, 100 % and 1,000 °C: beyond any
+	// machine a run is measured on.
+	"power_w": 1e6, "power_max_w": 1e6, "power_limit_w": 1e6, "energy_j": 1e11,
+	"gpu_util_pct": 100, "temp_max_c": 1000, "vram_used_mb": 1e9, "vram_total_mb": 1e9,
 }
 
 // validate checks what every format shares: the grid's size, duplicate
@@ -66,6 +71,7 @@ func validate(p *run.Parsed) error {
 		}
 		seen[k] = m.Path
 		checkMetrics(&probs, m.Path, &m.Metrics)
+		checkTelemetry(&probs, m.Path, &m.Telemetry)
 	}
 	seenPrefill := map[int]string{}
 	for _, r := range p.Prefill {
@@ -78,6 +84,10 @@ func validate(p *run.Parsed) error {
 		if r.TTFTms != nil {
 			checkLimit(&probs, r.Path, "ttft_ms", *r.TTFTms, sanityLimits["ttft_ms"])
 		}
+		checkTelemetry(&probs, r.Path, &r.Telemetry)
+	}
+	if p.Telemetry != nil {
+		checkTelemetry(&probs, "$.telemetry", &p.Telemetry.Telemetry)
 	}
 	checkStrings(&probs, p)
 	return probs.Err()
@@ -107,6 +117,27 @@ func checkMetrics(probs *problem.List, at string, m *run.Metrics) {
 		if f.v != nil {
 			checkLimit(probs, at, f.name, float64(*f.v), sanityLimits[f.name])
 		}
+	}
+}
+
+// checkTelemetry checks what a cell's GPU boards measured (at is its
+// path): finite, non-negative numbers within reason, and a throttle verdict
+// of those the pages know. An export read back carries them as written.
+func checkTelemetry(probs *problem.List, at string, t *run.Telemetry) {
+	for _, f := range [...]struct {
+		name string
+		v    *float64
+	}{{"power_w", t.PowerW}, {"power_max_w", t.PowerMaxW}, {"power_limit_w", t.PowerLimitW},
+		{"energy_j", t.EnergyJ}, {"gpu_util_pct", t.GPUUtilPct}, {"temp_max_c", t.TempMaxC},
+		{"vram_used_mb", t.VRAMUsedMB}, {"vram_total_mb", t.VRAMTotalMB}} {
+		checkNumber(probs, at, f.name, f.v)
+		if f.v != nil {
+			checkLimit(probs, at, f.name, *f.v, sanityLimits[f.name])
+		}
+	}
+	if t.Throttle != nil && !slices.Contains(run.ThrottleVerdicts, *t.Throttle) {
+		probs.Add(at+".throttle", "problem.field_enum", map[string]any{"Value": *t.Throttle,
+			"Options": strings.Join(run.ThrottleVerdicts, ", ")})
 	}
 }
 

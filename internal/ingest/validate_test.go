@@ -28,6 +28,22 @@ func TestSanityLimits(t *testing.T) {
 				m.Completed = run.I(int64(v))
 			case "output_tokens":
 				m.OutputTokens = run.I(int64(v))
+			case "power_w":
+				m.PowerW = run.F(v)
+			case "power_max_w":
+				m.PowerMaxW = run.F(v)
+			case "power_limit_w":
+				m.PowerLimitW = run.F(v)
+			case "energy_j":
+				m.EnergyJ = run.F(v)
+			case "gpu_util_pct":
+				m.GPUUtilPct = run.F(v)
+			case "temp_max_c":
+				m.TempMaxC = run.F(v)
+			case "vram_used_mb":
+				m.VRAMUsedMB = run.F(v)
+			case "vram_total_mb":
+				m.VRAMTotalMB = run.F(v)
 			default:
 				t.Fatalf("no case for limit %s", name)
 			}
@@ -45,5 +61,18 @@ func TestSanityLimits(t *testing.T) {
 				t.Errorf("%s = %g: %v, want problem.beyond_limit at $.results[0].%s", name, v, err, name)
 			}
 		}
+	}
+}
+
+// An unknown throttle verdict (an export edited by hand) is refused at its
+// path, naming the verdicts the pages know.
+func TestUnknownThrottleRefused(t *testing.T) {
+	m := run.Measurement{Path: "$.decode[0]", Context: 0, Concurrency: 1}
+	m.Throttle = new(string)
+	*m.Throttle = "melting"
+	err := validate(&run.Parsed{Decode: []run.Measurement{m}, Settings: run.Settings{Contexts: []int{0}, Concurrencies: []int{1}}})
+	pe, ok := problem.As(err)
+	if !ok || pe.Problems[0].Path != "$.decode[0].throttle" || pe.Problems[0].Key != "problem.field_enum" {
+		t.Errorf("err = %v, want problem.field_enum at $.decode[0].throttle", err)
 	}
 }

@@ -75,14 +75,20 @@ func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup, bounds []ca
 	return v
 }
 
-// flagBadge is the mark of a run with a cell above the physical bound.
+// flagBadge is the mark of a run with a plausibility flag: a cell above
+// the physical bound, or a power the boards cannot draw. Both look alike
+// (kind "above-bound"): they mean the same to a reader, check the file.
 func flagBadge(l *i18n.Localizer, flags []string) []Badge {
+	var out []Badge
 	for _, f := range flags {
-		if f == calculator.FlagAboveBound {
-			return []Badge{{Kind: "above-bound", Label: l.T("bound.flag", nil), Title: l.T("bound.flag_title", nil)}}
+		switch f {
+		case calculator.FlagAboveBound:
+			out = append(out, Badge{Kind: "above-bound", Label: l.T("bound.flag", nil), Title: l.T("bound.flag_title", nil)})
+		case run.FlagPowerImplausible:
+			out = append(out, Badge{Kind: "above-bound", Label: l.T("energy.flag", nil), Title: l.T("energy.flag_title", nil)})
 		}
 	}
-	return nil
+	return out
 }
 
 // MedianLine is the run's median efficiency line ("Median: 61 % of the

@@ -64,6 +64,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		v.SourceNote = l.T("run.download.archive_rebuilt", map[string]any{"SHA256": r.Source.SHA256})
 	}
 	v.Caveats = Caveats(r, l)
+	v.SetEnergy(r, l, MetricTPS, run.DefaultKWhPrice)
 	v.Description = l.T("run.description", map[string]any{"Title": v.Title, "Summary": v.Summary})
 	return v
 }

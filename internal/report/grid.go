@@ -92,6 +92,9 @@ func gridCell(l *i18n.Localizer, c *run.DecodeCell, max float64, reason string) 
 			cell.TTFT = l.T("run.grid.ttft", map[string]any{"V": FormatTTFT(l, c.TTFTms)})
 		}
 	}
+	if c.Throttled() {
+		cell.Throttle = ThrottleLabel(l, *c.Throttle)
+	}
 	if c.Status == run.Valid && c.TotalTPS != nil {
 		cell.BG, cell.FG = Colour(*c.TotalTPS, max)
 		cell.Heat = HeatClass(ColourStep(*c.TotalTPS, max))

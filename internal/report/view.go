@@ -70,6 +70,9 @@ type View struct {
 	ToolDocs string
 	// Caveats explain numbers the tool means differently (run.Notes).
 	Caveats []string
+	// Energy is the "Energy and health" section and the grid's metric
+	// switch (SetEnergy); nil when the file measured no GPU telemetry.
+	Energy *EnergyView
 	// Entities maps LinkHardware, LinkEngine, LinkModel and LinkSubmitter
 	// to the run's entity pages; a key is missing when the run does not
 	// name that identity.
@@ -174,6 +177,13 @@ type Cell struct {
 	Heat string
 	// Efficiency is "87 % of bound", empty when the cell has none.
 	Efficiency string
+	// TPJ is the cell's tokens per joule ("0.392 tok/J") where a page
+	// shows it beside the rate (the compare page); empty otherwise.
+	TPJ string
+	// Throttle words the tool's verdict when the GPUs throttled during
+	// the cell ("Power-capped"), shown as text on the grid; empty when
+	// they did not or the file does not say.
+	Throttle string
 }
 
 // Row is one line of the All-measurements table.

@@ -90,6 +90,8 @@ type DecodeCell struct {
 	// Measured is true when the source holds a measurement for this cell.
 	Measured bool    `json:"measured"`
 	Signals  Signals `json:"signals"`
+	// Telemetry is what the tool measured of the GPU boards meanwhile.
+	Telemetry
 }
 
 // PrefillRow is one derived prefill measurement.
@@ -104,6 +106,8 @@ type PrefillRow struct {
 	// Completed is the number of requests the prefill figure rests on.
 	Completed *int64 `json:"completed"`
 	Measured  bool   `json:"measured"`
+	// Telemetry is what the tool measured of the GPU boards meanwhile.
+	Telemetry
 }
 
 // F returns a pointer to v, for building metrics in parsers and tests.

@@ -29,6 +29,9 @@ type Parsed struct {
 	Plan []PlanEntry
 	// Notes are caveat codes for the run (see Run.Notes).
 	Notes []string
+	// Telemetry is what the file measured of the GPUs over the whole run;
+	// nil when nothing.
+	Telemetry *RunTelemetry
 }
 
 // Measurement is one decode cell as the source recorded it.
@@ -44,6 +47,7 @@ type Measurement struct {
 	PeakActive *int64
 	Metrics
 	Signals
+	Telemetry
 }
 
 // PrefillMeasurement is one prefill row as the source recorded it.
@@ -56,6 +60,7 @@ type PrefillMeasurement struct {
 	Completed       *int64
 	// FailureReason is set when the source marks the row invalid.
 	FailureReason string
+	Telemetry
 }
 
 // PlanEntry is a cell of a planning tool's (lil-bench's) plan that matters to

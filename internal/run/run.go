@@ -69,11 +69,31 @@ type Run struct {
 	// and the API derive them afresh, lists read the stored ones.
 	Flags        []string `json:"-"`
 	BoundVersion string   `json:"-"`
+	// Telemetry is what the file measured of the GPUs over the whole run
+	// (limits, the worst throttle verdict, the power series); nil when
+	// the file has none.
+	Telemetry *RunTelemetry `json:"-"`
 }
 
 // FlagAboveBound marks a run with a cell faster than the physical bound
 // allows: shown with a badge, never refused, left out of default rankings.
 const FlagAboveBound = "above_bound"
+
+// FlagPowerImplausible marks a run with a cell whose average board power is
+// above its power limit by more than a tenth, or above the most its GPUs
+// can draw: shown and ranked like FlagAboveBound, never refused.
+const FlagPowerImplausible = "power_implausible"
+
+// Unrankable reports whether flags hold a plausibility flag, which keeps
+// a run out of default rankings and bests.
+func Unrankable(flags []string) bool {
+	for _, f := range flags {
+		if f == FlagAboveBound || f == FlagPowerImplausible {
+			return true
+		}
+	}
+	return false
+}
 
 // Provenance says whether a run was measured by the tool that wrote the file
 // or imported from elsewhere.

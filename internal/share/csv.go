@@ -21,7 +21,11 @@ import (
 var CSVHeader = []string{"phase", "context", "measured_context", "concurrency", "status", "reason",
 	"prompt_tps", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active",
 	"completed", "output_tokens", "measured_s", "bound_tps", "efficiency", "submitter", "submitter_verified",
-	"org_slug", "org_name"}
+	"org_slug", "org_name",
+	// What the GPU boards drew (summed over the GPUs), last so that
+	// scripts reading the columns before by position keep working.
+	"power_w", "power_max_w", "power_limit_w", "energy_j", "gpu_util_pct", "temp_max_c", "vram_used_mb",
+	"vram_total_mb", "throttle", "tokens_per_joule", "wh_per_mtok"}
 
 // CSV writes every measurement of r as RFC 4180 CSV (CRLF line ends): a
 // header row, one row per prefill row, then one per decode cell, in the
@@ -40,6 +44,7 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 		rec := []string{"prefill", itoa(p.Context), itoa0(p.MeasuredContext), "1", string(p.Status),
 			text(reasonOf(p.Status, report.PrefillReason(l, p))),
 			num(p.PromptTPS), "", "", num(p.TTFTms), "", "", count(p.Completed), "", "", "", "", who[0], who[1], who[2], who[3]}
+		rec = append(rec, telemetryFields(&p.Telemetry, p.TokensPerJoule())...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -53,12 +58,24 @@ func CSV(w io.Writer, r *run.Run, l *i18n.Localizer) error {
 			"", num(c.TotalTPS), num(c.PerRequestTPS), num(c.TTFTms), num(c.TBTms), num(c.AvgActive),
 			count(c.Completed), count(c.OutputTokens), num(c.MeasuredS), positive(b.BoundTPS, true), positive(b.Efficiency, b.OK),
 			who[0], who[1], who[2], who[3]}
+		rec = append(rec, telemetryFields(&c.Telemetry, c.TokensPerJoule())...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// telemetryFields are the telemetry columns of a cell or row, empty where
+// the file measured nothing; throttle is empty when it says nothing of it.
+func telemetryFields(t *run.Telemetry, tpj *float64) []string {
+	throttle := ""
+	if t.Throttle != nil {
+		throttle = *t.Throttle
+	}
+	return []string{num(t.PowerW), num(t.PowerMaxW), num(t.PowerLimitW), num(t.EnergyJ), num(t.GPUUtilPct),
+		num(t.TempMaxC), num(t.VRAMUsedMB), num(t.VRAMTotalMB), throttle, num(tpj), num(run.WhPerMTok(tpj))}
 }
 
 // submitterFields are the submitter and organisation columns: the name as

@@ -44,6 +44,10 @@ func markdown(r *run.Run, l *i18n.Localizer, pageURL string, t *tables) string {
 		b.WriteString("**" + mdEscape(l.T("run.section.prefill", nil)) + "**\n\n")
 		mdTable(&b, t.prefill)
 	}
+	if len(t.energy.rows) > 0 {
+		b.WriteString("**" + mdEscape(l.T("share.energy", nil)) + "** " + mdEscape(l.T("share.energy_sub", nil)) + "\n\n")
+		mdTable(&b, t.energy)
+	}
 	b.WriteString("[" + mdEscape(l.T("share.full_report", nil)) + "](" + pageURL + ")\n")
 	return b.String()
 }

@@ -27,9 +27,42 @@ func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
 		if c.Status == run.Queued {
 			s += " (" + report.StatusLabel(l, c.Status) + ")"
 		}
+		if c.Throttled() {
+			s += " (" + report.ThrottleLabel(l, *c.Throttle) + ")"
+		}
 		return s
 	}
 	return report.StatusLabel(l, c.Status)
+}
+
+// energyTable is the decode grid of what the GPU boards drew: "0.392
+// tok/J · 388 W" per cell, a dash where the file measured no power; the
+// zero table when no cell has any.
+func energyTable(g *report.Grid, r *run.Run, l *i18n.Localizer) table {
+	if !report.HasTelemetry(r) {
+		return table{}
+	}
+	t := table{header: []string{l.T("run.grid.context", nil)}}
+	for _, c := range g.Columns {
+		t.header = append(t.header, c.Label)
+	}
+	sep := l.T("common.dot_sep", nil)
+	for _, gr := range g.Rows {
+		row := []string{gr.Label}
+		for _, gc := range gr.Cells {
+			text := ""
+			if c := cellAt(r, gc.Context, gc.Concurrency); c != nil && c.PowerW != nil {
+				tpj := c.TokensPerJoule()
+				if c.Status != run.Valid && c.Status != run.Queued {
+					tpj = nil
+				}
+				text = report.FormatTPJ(l, tpj) + sep + report.FormatWatts(l, c.PowerW)
+			}
+			row = append(row, text)
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
 }
 
 // tables are what every export of one run in one language shows, worded
@@ -37,6 +70,8 @@ func CellText(l *i18n.Localizer, c *run.DecodeCell) string {
 // the lines above them, and the tables as aligned text.
 type tables struct {
 	decode, prefill table
+	// energy is energyTable's, without rows when the run has no power.
+	energy table
 	// title, numbers and the rest are report.Title, Numbers,
 	// EngineLineDisplay, Byline, report.Summary and report.MedianLine.
 	title, engine, byline, summary, median string
@@ -57,6 +92,7 @@ func newTablesOf(v *report.View, r *run.Run, l *i18n.Localizer) *tables {
 	if len(r.Prefill) > 0 {
 		t.prefill = prefillTable(r, l)
 	}
+	t.energy = energyTable(&v.Grid, r, l)
 	t.grids = grids(r, l, t)
 	return t
 }

@@ -49,6 +49,10 @@ func grids(r *run.Run, l *i18n.Localizer, t *tables) string {
 		b.WriteString(l.T("run.section.prefill", nil) + "\n")
 		textTable(&b, t.prefill)
 	}
+	if len(t.energy.rows) > 0 {
+		b.WriteString(l.T("share.energy", nil) + " " + l.T("share.energy_sub", nil) + "\n")
+		textTable(&b, t.energy)
+	}
 	return b.String()
 }
 

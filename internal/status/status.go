@@ -86,6 +86,7 @@ func decideMeasured(m *run.Measurement) run.DecodeCell {
 		Metrics:         m.Metrics,
 		Signals:         m.Signals,
 		Measured:        true,
+		Telemetry:       m.Telemetry,
 	}
 	switch {
 	case m.Failed || m.FailureReason != "" || m.LoopDetected:
@@ -222,7 +223,8 @@ func derivePrefill(p *run.Parsed) []run.PrefillRow {
 	}
 	for _, m := range p.Prefill {
 		r := run.PrefillRow{Context: m.Context, MeasuredContext: m.MeasuredContext,
-			PromptTPS: m.PromptTPS, TTFTms: m.TTFTms, Completed: m.Completed, Measured: true}
+			PromptTPS: m.PromptTPS, TTFTms: m.TTFTms, Completed: m.Completed, Measured: true,
+			Telemetry: m.Telemetry}
 		switch {
 		case m.FailureReason != "":
 			r.Status, r.ReasonCode, r.Reason = run.Failed, run.ReasonSource, m.FailureReason

@@ -97,6 +97,9 @@ func (s *Store) RestoreRun(ctx context.Context, r *run.Run, dedupeKey string, so
 		if err := copyPrefillRows(ctx, tx, r.ID, r.Prefill); err != nil {
 			return fmt.Errorf("prefill rows: %w", err)
 		}
+		if err := replaceRunTelemetry(ctx, tx, r.ID, r); err != nil {
+			return err
+		}
 		if err := bests.IndexRun(ctx, tx, r.ID, r, r.UploadedAt); err != nil {
 			return err
 		}

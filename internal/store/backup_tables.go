@@ -92,6 +92,7 @@ var backupLeftOut = map[string]string{
 	"run_sources":          "the runs/ID.source entries",
 	"decode_cells":         "derived again from each run's file",
 	"prefill_rows":         "derived again from each run's file",
+	"run_telemetry":        "derived again from each run's file",
 	"best_cells":           "derived again as each run is restored",
 	"best_epoch":           "a counter of rebuilds that servers compare with itself only; any value will do",
 	"version_best_cells":   "derived again as each run is restored",

@@ -78,7 +78,7 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	if runs[0].Run.ID != want[0].ID || runs[0].Run.Revision != 1 {
 		t.Errorf("CopyRuns left run 0 with id %q revision %d, want %q 1", runs[0].Run.ID, runs[0].Run.Revision, want[0].ID)
 	}
-	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
+	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows", "run_telemetry",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
 		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)

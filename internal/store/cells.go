@@ -16,7 +16,7 @@ import (
 var decodeColumns = []string{"run_id", "context", "concurrency", "measured_context", "status", "reason",
 	"reason_code", "total_tps", "per_request_tps", "ttft_ms", "tbt_ms", "avg_active", "completed",
 	"output_tokens", "measured_s", "measured", "signal_failed", "signal_failure_reason",
-	"signal_loop_detected", "signal_capacity_limited", "signal_avg_queue", "signal_queue_fraction"}
+	"signal_loop_detected", "signal_capacity_limited", "signal_avg_queue", "signal_queue_fraction", "telemetry"}
 
 // insertDecodeCellsSQL inserts one run's decode cells (decodeCellArgs): an
 // upload's, in its batch, where a COPY would cost a round trip of its own.
@@ -40,6 +40,7 @@ func decodeCellArgs(id string, cells []run.DecodeCell) []any {
 		measuredS, avgQueue, queueFraction        = make([]*float64, n), make([]*float64, n), make([]*float64, n)
 		completed, outputTokens                   = make([]*int64, n), make([]*int64, n)
 		measured, failed, looped, limited         = make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)
+		telemetry                                 = make([]*string, n)
 	)
 	for i := range cells {
 		c := &cells[i]
@@ -49,10 +50,11 @@ func decodeCellArgs(id string, cells []run.DecodeCell) []any {
 		completed[i], outputTokens[i], measuredS[i], measured[i] = c.Completed, c.OutputTokens, c.MeasuredS, c.Measured
 		failed[i], failures[i], looped[i] = c.Signals.Failed, c.Signals.FailureReason, c.Signals.LoopDetected
 		limited[i], avgQueue[i], queueFraction[i] = c.Signals.CapacityLimited, c.Signals.AvgQueue, c.Signals.QueueFraction
+		telemetry[i] = telemetryText(&c.Telemetry)
 	}
 	return []any{id, contexts, concurrencies, measuredContexts, statuses, reasons, codes,
 		total, perRequest, ttft, tbt, avgActive, completed, outputTokens, measuredS, measured,
-		failed, failures, looped, limited, avgQueue, queueFraction}
+		failed, failures, looped, limited, avgQueue, queueFraction, telemetry}
 }
 
 // decodeRow is c as a decode_cells row in decodeColumns' order, for COPY.
@@ -63,6 +65,7 @@ func decodeRow(runID string, c *run.DecodeCell) []any {
 		c.OutputTokens, c.MeasuredS, c.Measured,
 		c.Signals.Failed, c.Signals.FailureReason, c.Signals.LoopDetected,
 		c.Signals.CapacityLimited, c.Signals.AvgQueue, c.Signals.QueueFraction,
+		telemetryJSON(&c.Telemetry),
 	}
 }
 
@@ -72,7 +75,7 @@ SELECT context, concurrency, measured_context, status, reason, reason_code,
     total_tps, per_request_tps, ttft_ms, tbt_ms, avg_active, completed,
     output_tokens, measured_s, measured,
     signal_failed, signal_failure_reason, signal_loop_detected,
-    signal_capacity_limited, signal_avg_queue, signal_queue_fraction
+    signal_capacity_limited, signal_avg_queue, signal_queue_fraction, telemetry
 FROM decode_cells
 WHERE run_id = $1
 ORDER BY context, concurrency`
@@ -91,17 +94,21 @@ func collectDecodeCells(rows pgx.Rows) ([]run.DecodeCell, error) {
 	defer func() { clear(*scratch); *scratch = (*scratch)[:0]; cellRowsPool.Put(scratch) }()
 	var (
 		r       cellRow
+		raw     []byte
 		c, f, n = &r.cell, &r.f, &r.n
 		dest    = []any{
 			&c.Context, &c.Concurrency, &c.MeasuredContext, (*string)(&c.Status), &c.Reason, (*string)(&c.ReasonCode),
 			&f[0], &f[1], &f[2], &f[3], &f[4], &n[0],
 			&n[1], &f[5], &c.Measured,
 			&c.Signals.Failed, &c.Signals.FailureReason, &c.Signals.LoopDetected,
-			&c.Signals.CapacityLimited, &f[6], &f[7],
+			&c.Signals.CapacityLimited, &f[6], &f[7], &raw,
 		}
 	)
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		if err := readTelemetry(raw, &c.Telemetry); err != nil {
 			return nil, err
 		}
 		*scratch = append(*scratch, r)
@@ -173,7 +180,7 @@ func copyDecodeCells(ctx context.Context, tx pgx.Tx, runID string, cells []run.D
 // prefillColumns are the columns of prefill_rows, in the order of
 // decodeColumns' comment.
 var prefillColumns = []string{"run_id", "context", "measured_context", "status", "reason", "reason_code",
-	"prompt_tps", "ttft_ms", "completed", "measured"}
+	"prompt_tps", "ttft_ms", "completed", "measured", "telemetry"}
 
 // insertPrefillRowsSQL inserts one run's prefill rows (prefillRowArgs).
 var insertPrefillRowsSQL = sqlFile("insert_prefill_rows")
@@ -188,28 +195,34 @@ func prefillRowArgs(id string, rows []run.PrefillRow) []any {
 		promptTPS, ttft            = make([]*float64, n), make([]*float64, n)
 		completed                  = make([]*int64, n)
 		measured                   = make([]bool, n)
+		telemetry                  = make([]*string, n)
 	)
 	for i := range rows {
 		p := &rows[i]
 		contexts[i], measuredContexts[i] = p.Context, p.MeasuredContext
 		statuses[i], reasons[i], codes[i] = string(p.Status), p.Reason, string(p.ReasonCode)
 		promptTPS[i], ttft[i], completed[i], measured[i] = p.PromptTPS, p.TTFTms, p.Completed, p.Measured
+		telemetry[i] = telemetryText(&p.Telemetry)
 	}
-	return []any{id, contexts, measuredContexts, statuses, reasons, codes, promptTPS, ttft, completed, measured}
+	return []any{id, contexts, measuredContexts, statuses, reasons, codes, promptTPS, ttft, completed, measured, telemetry}
 }
 
 const selectPrefillSQL = `
 SELECT context, measured_context, status, reason, reason_code,
-    prompt_tps, ttft_ms, completed, measured
+    prompt_tps, ttft_ms, completed, measured, telemetry
 FROM prefill_rows
 WHERE run_id = $1
 ORDER BY context`
 
 func scanPrefillRow(row pgx.CollectableRow) (run.PrefillRow, error) {
 	var p run.PrefillRow
+	var raw []byte
 	err := row.Scan(&p.Context, &p.MeasuredContext, &p.Status, &p.Reason, &p.ReasonCode,
-		&p.PromptTPS, &p.TTFTms, &p.Completed, &p.Measured)
-	return p, err
+		&p.PromptTPS, &p.TTFTms, &p.Completed, &p.Measured, &raw)
+	if err != nil {
+		return p, err
+	}
+	return p, readTelemetry(raw, &p.Telemetry)
 }
 
 func copyPrefillRows(ctx context.Context, tx pgx.Tx, runID string, rows []run.PrefillRow) error {
@@ -226,7 +239,7 @@ func copyPrefillRows(ctx context.Context, tx pgx.Tx, runID string, rows []run.Pr
 // prefillRow is p as a prefill_rows row in prefillColumns order.
 func prefillRow(runID string, p *run.PrefillRow) []any {
 	return []any{runID, p.Context, p.MeasuredContext, string(p.Status), p.Reason,
-		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured}
+		string(p.ReasonCode), p.PromptTPS, p.TTFTms, p.Completed, p.Measured, telemetryJSON(&p.Telemetry)}
 }
 
 // queueInsertCells queues on b the inserts of r's decode cells and
@@ -238,4 +251,5 @@ func queueInsertCells(b *pgx.Batch, runID string, r *run.Run) {
 	if len(r.Prefill) > 0 {
 		b.Queue(insertPrefillRowsSQL, prefillRowArgs(runID, r.Prefill)...)
 	}
+	queueInsertRunTelemetry(b, runID, r)
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -11,12 +10,14 @@ import (
 
 // setFlags stores the runs' plausibility flags and the version they were
 // derived with, before the browse index reads them (best_cells leaves
-// flagged runs out).
+// flagged runs out). The column above_bound holds whether any
+// plausibility flag is raised (run.Unrankable): every ranking leaves such
+// runs out alike; the report and the API derive which flag afresh.
 func setFlags(ctx context.Context, tx pgx.Tx, ids []string, runs []*run.Run) error {
 	above := make([]bool, len(runs))
 	versions := make([]string, len(runs))
 	for i, r := range runs {
-		above[i], versions[i] = slices.Contains(r.Flags, run.FlagAboveBound), r.BoundVersion
+		above[i], versions[i] = run.Unrankable(r.Flags), r.BoundVersion
 	}
 	_, err := tx.Exec(ctx, `
 UPDATE runs r SET above_bound = f.above, bound_version = f.version

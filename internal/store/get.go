@@ -15,7 +15,7 @@ import (
 func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	defer db.Wrap(&err, "GetRun(%q)", id)
 	var r *run.Run
-	// One snapshot for the four queries, so a run changed meanwhile is
+	// One snapshot for the five queries, so a run changed meanwhile is
 	// never read half old, half new, in one round trip (db.DB.ReadBatch); on a
 	// replica that does not have the run yet, the primary is asked.
 	err = s.db.ReadBatch(ctx, func(b *pgx.Batch) { queueRun(b, id) }, func(br pgx.BatchResults) (err error) {
@@ -25,12 +25,13 @@ func (s *Store) GetRun(ctx context.Context, id string) (_ *run.Run, err error) {
 	return r, err
 }
 
-// queueRun queues the four queries of a run's load (readRun reads them).
+// queueRun queues the five queries of a run's load (readRun reads them).
 func queueRun(b *pgx.Batch, id string) {
 	b.Queue(selectRunSQL, id)
 	b.Queue(selectDecodeSQL, id)
 	b.Queue(selectPrefillSQL, id)
 	b.Queue(selectFlagsSQL, id)
+	b.Queue(selectRunTelemetrySQL, id)
 }
 
 // readRun reads the results of queueRun's queries: ErrNotFound when the
@@ -49,6 +50,9 @@ func readRun(br pgx.BatchResults) (*run.Run, error) {
 		return nil, err
 	}
 	if err := scanFlags(br.QueryRow(), r); err != nil {
+		return nil, err
+	}
+	if err := scanRunTelemetry(br.QueryRow(), r); err != nil {
 		return nil, err
 	}
 	if len(r.Decode) == 0 {

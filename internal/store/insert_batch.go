@@ -148,10 +148,10 @@ func insertRunRows(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded []tim
 	return nil
 }
 
-// copyBatch writes the sources, decode cells and prefill rows of the
+// copyBatch writes the sources, decode cells, prefill rows and run telemetry of the
 // created runs: one COPY per table for the whole batch.
 func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) error {
-	var sources, decode, prefill [][]any
+	var sources, decode, prefill, telemetry [][]any
 	for i, nr := range runs {
 		if !out[i].Created {
 			continue
@@ -167,6 +167,9 @@ func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 		for j := range nr.Run.Prefill {
 			prefill = append(prefill, prefillRow(id, &nr.Run.Prefill[j]))
 		}
+		if body := runTelemetryJSON(nr.Run); body != nil {
+			telemetry = append(telemetry, []any{id, body})
+		}
 	}
 	for _, c := range []struct {
 		table   string
@@ -176,6 +179,7 @@ func copyBatch(ctx context.Context, tx pgx.Tx, runs []NewRun, out []Inserted) er
 		{"run_sources", []string{"run_id", "body"}, sources},
 		{"decode_cells", decodeColumns, decode},
 		{"prefill_rows", prefillColumns, prefill},
+		{"run_telemetry", []string{"run_id", "body"}, telemetry},
 	} {
 		if len(c.rows) == 0 {
 			continue

@@ -69,7 +69,7 @@ func TestInsertRunsMatchesInsertRun(t *testing.T) {
 	if runs[7].Run.ID != "" {
 		t.Errorf("a duplicate in a batch got id %q; it was not stored", runs[7].Run.ID)
 	}
-	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows",
+	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows", "run_telemetry",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
 		"history_cells", "history_versions", "history_setups"} {
 		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)

@@ -42,7 +42,7 @@ func TestDedupe(t *testing.T) {
 	if r2.ID != "" {
 		t.Errorf("a duplicate insert set r.ID = %q; the run passed in was not stored", r2.ID)
 	}
-	want := map[string]int64{"runs": 1, "run_sources": 1, "decode_cells": 4, "prefill_rows": 3}
+	want := map[string]int64{"runs": 1, "run_sources": 1, "decode_cells": 4, "prefill_rows": 3, "run_telemetry": 1}
 	if got := tableCounts(t, url); !maps.Equal(got, want) {
 		t.Errorf("rows after a duplicate insert = %v, want %v", got, want)
 	}
@@ -82,7 +82,7 @@ func TestConcurrentInsertSameKey(t *testing.T) {
 	if creators != 1 {
 		t.Errorf("%d goroutines created the run, want 1", creators)
 	}
-	want := map[string]int64{"runs": 1, "run_sources": 1, "decode_cells": 48, "prefill_rows": 5}
+	want := map[string]int64{"runs": 1, "run_sources": 1, "decode_cells": 48, "prefill_rows": 5, "run_telemetry": 1}
 	if got := tableCounts(t, url); !maps.Equal(got, want) {
 		t.Errorf("rows = %v, want %v", got, want)
 	}

@@ -19,7 +19,7 @@ var (
 func tableCounts(t testing.TB, url string) map[string]int64 {
 	t.Helper()
 	counts := map[string]int64{}
-	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows"} {
+	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows", "run_telemetry"} {
 		counts[table] = storetest.MustQueryInt(t, url, "SELECT count(*) FROM "+table)
 	}
 	return counts

@@ -53,6 +53,9 @@ WHERE id = $1`, id, r.RulesVersion, st.Contexts, st.Concurrencies, st.PrefillCon
 		if err := copyPrefillRows(ctx, tx, id, r.Prefill); err != nil {
 			return err
 		}
+		if err := replaceRunTelemetry(ctx, tx, id, r); err != nil {
+			return err
+		}
 		if err := setFlags(ctx, tx, []string{id}, []*run.Run{r}); err != nil {
 			return fmt.Errorf("flags: %w", err)
 		}

@@ -27,21 +27,25 @@ type Document struct {
 	// name is read back on import: a file cannot vouch for itself.
 	Submitter Submitter `json:"submitter"`
 	// Profile and Integrity are lil-bench's ("quick" runs do not rank).
-	Profile      string           `json:"profile,omitempty"`
-	Integrity    string           `json:"integrity,omitempty"`
-	Provenance   run.Provenance   `json:"provenance"`
-	Tool         run.Tool         `json:"tool"`
-	SourceFormat string           `json:"source_format"`
-	MeasuredAt   string           `json:"measured_at,omitempty"`
-	UploadedAt   time.Time        `json:"uploaded_at"`
-	StatusRules  string           `json:"status_rules"`
-	Hardware     run.Hardware     `json:"hardware"`
-	Engine       run.Engine       `json:"engine"`
-	Model        run.Model        `json:"model"`
-	Settings     run.Settings     `json:"settings"`
-	Prefill      []run.PrefillRow `json:"prefill"`
-	Decode       []DecodeItem     `json:"decode"`
-	Source       Source           `json:"source"`
+	Profile      string         `json:"profile,omitempty"`
+	Integrity    string         `json:"integrity,omitempty"`
+	Provenance   run.Provenance `json:"provenance"`
+	Tool         run.Tool       `json:"tool"`
+	SourceFormat string         `json:"source_format"`
+	MeasuredAt   string         `json:"measured_at,omitempty"`
+	UploadedAt   time.Time      `json:"uploaded_at"`
+	StatusRules  string         `json:"status_rules"`
+	Hardware     run.Hardware   `json:"hardware"`
+	Engine       run.Engine     `json:"engine"`
+	Model        run.Model      `json:"model"`
+	Settings     run.Settings   `json:"settings"`
+	Prefill      []PrefillItem  `json:"prefill"`
+	Decode       []DecodeItem   `json:"decode"`
+	// Telemetry is what the file measured of the GPUs over the whole run:
+	// limits, the worst throttle verdict, the power series; null when
+	// nothing.
+	Telemetry *run.RunTelemetry `json:"telemetry"`
+	Source    Source            `json:"source"`
 	// Flags are the run's plausibility flags ("above_bound"), never read
 	// back on import: they are derived again.
 	Flags []string `json:"flags"`
@@ -56,6 +60,24 @@ type DecodeItem struct {
 	run.DecodeCell
 	BoundTPS   *float64 `json:"bound_tps"`
 	Efficiency *float64 `json:"efficiency"`
+	Energy
+}
+
+// PrefillItem is a prefill row with what its energy comes to.
+type PrefillItem struct {
+	run.PrefillRow
+	Energy
+}
+
+// Energy is what a cell's or row's measured board power comes to, null
+// where the power or the rate is unknown. Derived, never read back.
+type Energy struct {
+	TokensPerJoule *float64 `json:"tokens_per_joule"`
+	WhPerMTok      *float64 `json:"wh_per_mtok"`
+}
+
+func energyOf(tpj *float64) Energy {
+	return Energy{TokensPerJoule: tpj, WhPerMTok: run.WhPerMTok(tpj)}
 }
 
 // Bound is what the cells' bounds assume and their median efficiency.
@@ -93,12 +115,13 @@ func New(r *run.Run, baseURL string) *Document {
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
-		Settings: r.Settings, Prefill: r.Prefill, Flags: calculator.Flags(r),
+		Settings: r.Settings, Flags: calculator.Flags(r), Telemetry: r.Telemetry,
 		Source: Source{SHA256: r.Source.SHA256, Filename: r.Source.Filename, Size: r.Source.Size,
 			URL: baseURL + paths.RunFile(r.ID, "/source")},
 	}
-	if d.Prefill == nil {
-		d.Prefill = []run.PrefillRow{}
+	d.Prefill = make([]PrefillItem, len(r.Prefill))
+	for i := range r.Prefill {
+		d.Prefill[i] = PrefillItem{PrefillRow: r.Prefill[i], Energy: energyOf(r.Prefill[i].TokensPerJoule())}
 	}
 	d.Decode, d.Bound = bounds(r)
 	if d.Flags == nil {
@@ -114,6 +137,7 @@ func bounds(r *run.Run) ([]DecodeItem, Bound) {
 	items := make([]DecodeItem, len(r.Decode))
 	for i := range r.Decode {
 		items[i].DecodeCell = r.Decode[i]
+		items[i].Energy = energyOf(r.Decode[i].TokensPerJoule())
 		b := s.Cell(&r.Decode[i])
 		if b.BoundTPS > 0 {
 			items[i].BoundTPS = &b.BoundTPS

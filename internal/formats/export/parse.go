@@ -35,7 +35,7 @@ func parse(d *Document) *run.Parsed {
 	p := &run.Parsed{
 		Format: Schema, Tool: d.Tool, Provenance: d.Provenance, Submitter: d.Submitter.Name,
 		Hardware: d.Hardware, Engine: d.Engine, Model: d.Model, Settings: d.Settings,
-		MeasuredAt: d.MeasuredAt, Profile: d.Profile, Integrity: d.Integrity,
+		MeasuredAt: d.MeasuredAt, Profile: d.Profile, Integrity: d.Integrity, Telemetry: d.Telemetry,
 	}
 	if p.Provenance == "" {
 		p.Provenance = run.Imported
@@ -48,7 +48,7 @@ func parse(d *Document) *run.Parsed {
 		case c.Measured:
 			p.Decode = append(p.Decode, run.Measurement{
 				Path: fmt.Sprintf("$.decode[%d]", i), Context: c.Context, MeasuredContext: c.MeasuredContext,
-				Concurrency: c.Concurrency, Metrics: c.Metrics, Signals: c.Signals,
+				Concurrency: c.Concurrency, Metrics: c.Metrics, Signals: c.Signals, Telemetry: c.Telemetry,
 			})
 		case c.ReasonCode == run.ReasonPlan:
 			p.Plan = append(p.Plan, run.PlanEntry{Context: c.Context, Concurrency: c.Concurrency,
@@ -63,7 +63,8 @@ func parse(d *Document) *run.Parsed {
 		switch {
 		case r.Measured:
 			m := run.PrefillMeasurement{Path: fmt.Sprintf("$.prefill[%d]", i), Context: r.Context,
-				MeasuredContext: r.MeasuredContext, PromptTPS: r.PromptTPS, TTFTms: r.TTFTms, Completed: r.Completed}
+				MeasuredContext: r.MeasuredContext, PromptTPS: r.PromptTPS, TTFTms: r.TTFTms, Completed: r.Completed,
+				Telemetry: r.Telemetry}
 			if r.ReasonCode == run.ReasonSource {
 				m.FailureReason = r.Reason
 			}

@@ -20,6 +20,11 @@ type document struct {
 	Hardware  hardware  `json:"hardware"`
 	Plan      []plan    `json:"plan"`
 	Results   results   `json:"results"`
+	// Phases, Telemetry and Summary are read apart (telemetry.go): a
+	// run is never refused for the shape of what it measured on the side.
+	Phases    jsondoc.Checked `json:"phases"`
+	Telemetry jsondoc.Checked `json:"telemetry"`
+	Summary   jsondoc.Checked `json:"summary"`
 }
 
 type client struct {
@@ -56,6 +61,7 @@ type hardware struct {
 		Name           string   `json:"name"`
 		MemoryTotalMiB *float64 `json:"memory_total_mib"`
 		UnifiedMemory  bool     `json:"unified_memory"`
+		Power          *power   `json:"power"`
 	} `json:"gpus"`
 	NVMLSystem *struct {
 		DriverVersion string `json:"driver_version"`
@@ -82,4 +88,12 @@ type plan struct {
 
 type results struct {
 	Bench jsondoc.Checked `json:"bench"`
+}
+
+// power is a GPU's power limits (NVML), each null when the call failed.
+type power struct {
+	EnforcedLimitW *float64 `json:"enforced_limit_w"`
+	LimitW         *float64 `json:"limit_w"`
+	DefaultLimitW  *float64 `json:"default_limit_w"`
+	MaxLimitW      *float64 `json:"max_limit_w"`
 }

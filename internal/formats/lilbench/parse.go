@@ -67,6 +67,7 @@ func parse(doc *document) (*run.Parsed, error) {
 	}
 	applyHardware(&p.Hardware, &doc.Hardware)
 	applyServer(p, &doc.Server, &doc.Image)
+	applyTelemetry(p, doc)
 	applyPlan(p, doc.Plan)
 	return p, nil
 }

@@ -28,6 +28,7 @@ func (p *parser) cells() []run.Measurement {
 		if !m.Failed {
 			p.metrics(at, &rec, &m, metricsAvailable)
 		}
+		m.Telemetry = p.telemetry(m.Path+".hardware_summary", rec.HardwareSummary)
 		out = append(out, m)
 	}
 	return out

@@ -98,6 +98,7 @@ func (p *parser) parse() *run.Parsed {
 	}
 	out.Prefill = p.prefill()
 	out.Decode = p.cells()
+	out.Telemetry = p.runTelemetry()
 	return out
 }
 
@@ -159,6 +160,7 @@ func (p *parser) prefill() []run.PrefillMeasurement {
 		if rec.Samples != nil {
 			row.Completed = run.I(int64(p.integer(row.Path, ".samples", rec.Samples)))
 		}
+		row.Telemetry = p.telemetry(row.Path+".hardware_summary", rec.Hardware)
 		rows = append(rows, row)
 	}
 	return rows

@@ -3,7 +3,6 @@ package bests
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -68,7 +67,7 @@ func BrowseColumns(r *run.Run) []any {
 		args = append(args, ident.Slug)
 	}
 	single, peak := runNumbers(r.Decode)
-	return append(args, catalog.Version, single, peak, slices.Contains(r.Flags, run.FlagAboveBound), r.BoundVersion)
+	return append(args, catalog.Version, single, peak, run.Unrankable(r.Flags), r.BoundVersion)
 }
 
 // runNumbers are what runNumbersSet computes from the stored cells, from

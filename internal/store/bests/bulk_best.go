@@ -3,7 +3,6 @@ package bests
 import (
 	"cmp"
 	"context"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -71,7 +70,7 @@ func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
 // keeps runs that name a version, submitterBests those that name a proven
 // submitter).
 func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k bestKey, row bestRow)) {
-	if r.Profile == "quick" || slices.Contains(r.Flags, run.FlagAboveBound) {
+	if r.Profile == "quick" || run.Unrankable(r.Flags) {
 		return
 	}
 	ids := runIdentities(r)

@@ -3,7 +3,6 @@ package bests
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -41,7 +40,7 @@ func historyCell(c *run.DecodeCell) bool {
 // stored, which is not hidden: its runs row will hold r's engine version,
 // its above-bound flag and its profile (insertRun, BrowseColumns).
 func freshHistoryRankable(r *run.Run) bool {
-	return r.Engine.Version != "" && r.Profile != "quick" && !slices.Contains(r.Flags, run.FlagAboveBound)
+	return r.Engine.Version != "" && r.Profile != "quick" && !run.Unrankable(r.Flags)
 }
 
 // The offers of fresh runs' valid cells to history_cells: one run's, its

@@ -48,7 +48,10 @@ func FullRun() *run.Run {
 			PrefillContexts: []int{8192, 16384, 32768}},
 		Prefill: []run.PrefillRow{
 			{Context: 8192, MeasuredContext: 8000, Status: run.Valid, Reason: "r", ReasonCode: run.ReasonNoRate,
-				PromptTPS: f(2186.25), TTFTms: f(3727.5), Completed: i(3), Measured: true},
+				PromptTPS: f(2186.25), TTFTms: f(3727.5), Completed: i(3), Measured: true,
+				Telemetry: run.Telemetry{PowerW: f(535.5), PowerMaxW: f(549.8), PowerLimitW: f(550), EnergyJ: f(11999),
+					GPUUtilPct: f(98.5), TempMaxC: f(73), VRAMUsedMB: f(1000), VRAMTotalMB: f(2000), SMClockDropPct: f(0.3),
+					Throttle: s(run.ThrottlePowerCapped), ThrottleReasons: map[string]float64{"sw_power_cap": 0.8}}},
 			{Context: 16384, Status: run.Failed, PromptTPS: f(0), TTFTms: f(0), Completed: i(0), Measured: true},
 			{Context: 32768, Status: run.NotMeasured, ReasonCode: run.ReasonAbsent},
 		},
@@ -56,7 +59,11 @@ func FullRun() *run.Run {
 			{Context: 0, Concurrency: 1, Status: run.Valid, Measured: true,
 				Metrics: run.Metrics{TotalTPS: f(101.5), PerRequestTPS: f(101.5), TTFTms: f(12.25),
 					TBTms: f(9.75), AvgActive: f(0.99), Completed: i(42), OutputTokens: i(1 << 40), MeasuredS: f(30.01)},
-				Signals: run.Signals{AvgQueue: f(0.125), QueueFraction: f(0.5)}},
+				Signals: run.Signals{AvgQueue: f(0.125), QueueFraction: f(0.5)},
+				Telemetry: run.Telemetry{PowerW: f(329.25), PowerMaxW: f(349.1), PowerLimitW: f(550),
+					EnergyJ: f(9900), GPUUtilPct: f(62.75), TempMaxC: f(63), VRAMUsedMB: f(193740),
+					VRAMTotalMB: f(195774), SMClockDropPct: f(-0.3), Throttle: s(run.ThrottleNone),
+					ThrottleReasons: map[string]float64{"sw_thermal": 0.01}}},
 			{Context: 0, Concurrency: 2, Status: run.Queued, Reason: "queued", ReasonCode: run.ReasonQueued,
 				Measured: true, Metrics: run.Metrics{TotalTPS: f(0), PerRequestTPS: f(0), TTFTms: f(0),
 					TBTms: f(0), AvgActive: f(0), Completed: i(0), OutputTokens: i(0), MeasuredS: f(0)},
@@ -73,8 +80,15 @@ func FullRun() *run.Run {
 		RulesVersion: "v1",
 		Demo:         true,
 		Notes:        []string{"ttft_includes_prefill"},
+		Telemetry: &run.RunTelemetry{Telemetry: run.Telemetry{PowerW: f(497), Throttle: s(run.ThrottlePowerCapped)},
+			PowerLimitDefaultW: f(600), PowerLimitMaxW: f(600),
+			Series: &run.PowerSeries{IntervalS: 0.5, Ms: []int64{4, 509}, PowerW: []float64{35.1, 36}, SMMHz: []float64{180, 2610},
+				Phases: []run.Phase{{Name: "decode C1 @ 0", Kind: "decode", StartMs: 4, EndMs: 509, Throttle: s(run.ThrottleNone)}}}},
 	}
 }
+
+// s returns a pointer to v.
+func s(v string) *string { return &v }
 
 // SeedRun returns a run the size of the seed fixture: 6 contexts × 8
 // concurrencies = 48 decode cells and 5 prefill rows.
