@@ -30,6 +30,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
+	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store/rivals"
 )
 
 // ErrNotFound is returned, wrapped, when the asked-for run does not exist.
@@ -37,11 +39,14 @@ import (
 var ErrNotFound = db.ErrNotFound
 
 // Store is a handle on the database. It is safe for concurrent use. The
-// methods of the browse index (package bests) and of the accounts
-// (package accounts) are its own, promoted.
+// methods of the browse index (package bests), of the accounts (package
+// accounts), of the version changes (package regressions) and of a
+// run's rivals (package rivals) are its own, promoted.
 type Store struct {
 	*bests.Bests
 	*accounts.Accounts
+	*regressions.Regressions
+	*rivals.Rivals
 	db *db.DB
 }
 
@@ -66,7 +71,8 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 
 // newStore is the Store on d.
 func newStore(d *db.DB) *Store {
-	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), db: d}
+	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), Regressions: regressions.New(d),
+		Rivals: rivals.New(d), db: d}
 }
 
 // Close waits for queries in flight and closes every connection.

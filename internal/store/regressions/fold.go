@@ -5,7 +5,7 @@
 //
 // Whatever writes history_cells notes the setups it touched in
 // version_changes_pending through the table's triggers, in the writer's
-// own transaction; Fold derives the noted setups again. Lists read
+// own transaction; FoldVersionChanges derives the noted setups again. Lists read
 // version_changes alone, a few rows by index however many runs there are.
 //
 // It stands on package db alone, as package bests does.
@@ -73,12 +73,12 @@ INSERT INTO version_changes (hardware_slug, engine_slug, model_slug, quantizatio
     cells, seen_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
 
-// Fold derives every noted setup's version changes again, a chunk of
+// FoldVersionChanges derives every noted setup's version changes again, a chunk of
 // setups per transaction, and reports how many setups it derived. Each
 // chunk announces the runs whose reports gain or lose a link, and that
 // lists changed.
-func (s *Regressions) Fold(ctx context.Context) (setups int, err error) {
-	defer db.Wrap(&err, "Fold")
+func (s *Regressions) FoldVersionChanges(ctx context.Context) (setups int, err error) {
+	defer db.Wrap(&err, "FoldVersionChanges")
 	for {
 		n := 0
 		err := s.db.TransactChange(ctx, func(tx pgx.Tx) (db.Change, error) {
@@ -192,13 +192,13 @@ func readPoints(ctx context.Context, tx pgx.Tx, setups []Setup) (map[Setup][]reg
 	return points, bases, nil
 }
 
-// KeepFolded folds every so often until ctx ends: what an upload noted
+// KeepVersionChangesFolded folds every so often until ctx ends: what an upload noted
 // shows on /regressions within that time.
-func (s *Regressions) KeepFolded(ctx context.Context, every time.Duration, log *slog.Logger) {
+func (s *Regressions) KeepVersionChangesFolded(ctx context.Context, every time.Duration, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		if _, err := s.Fold(ctx); err != nil && ctx.Err() == nil {
+		if _, err := s.FoldVersionChanges(ctx); err != nil && ctx.Err() == nil {
 			log.Error("folding version changes", "err", err)
 		}
 		select {

@@ -110,10 +110,10 @@ LIMIT $` + strconv.Itoa(len(args))
 	return sql, args
 }
 
-// List returns the changes q picks, the newest version first (by when its
+// VersionChanges returns the changes q picks, the newest version first (by when its
 // run was uploaded).
-func (s *Regressions) List(ctx context.Context, q Query) (_ []Entry, err error) {
-	defer db.Wrap(&err, "List(%+v)", q)
+func (s *Regressions) VersionChanges(ctx context.Context, q Query) (_ []Entry, err error) {
+	defer db.Wrap(&err, "VersionChanges(%+v)", q)
 	sql, args := listSQL(q)
 	rows, _ := s.db.Public().Query(ctx, sql, args...)
 	return pgx.CollectRows(rows, scanEntry)
@@ -151,11 +151,11 @@ func scanEntry(row pgx.CollectableRow) (Entry, error) {
 	return e, nil
 }
 
-// Latest is when the newest change q picks was seen, zero when there is
+// LatestVersionChange is when the newest change q picks was seen, zero when there is
 // none: a feed's updated time and a page's Last-Modified.
-func (s *Regressions) Latest(ctx context.Context, q Query) (time.Time, error) {
+func (s *Regressions) LatestVersionChange(ctx context.Context, q Query) (time.Time, error) {
 	q.Limit = 1
-	es, err := s.List(ctx, q)
+	es, err := s.VersionChanges(ctx, q)
 	if err != nil || len(es) == 0 {
 		return time.Time{}, err
 	}

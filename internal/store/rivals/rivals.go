@@ -61,11 +61,11 @@ SELECT x.run_id, x.value FROM (
 ORDER BY x.value DESC, x.uploaded_at, x.run_id
 LIMIT 1`
 
-// Fastest returns, for each of cells, the fastest other run than id
+// FastestOthers returns, for each of cells, the fastest other run than id
 // there, in cells' order; a cell no other run measured is left out. An
 // unknown id has no rivals.
-func (s *Rivals) Fastest(ctx context.Context, id string, cells []Cell) (out []Rival, err error) {
-	defer db.Wrap(&err, "Fastest(%q)", id)
+func (s *Rivals) FastestOthers(ctx context.Context, id string, cells []Cell) (out []Rival, err error) {
+	defer db.Wrap(&err, "FastestOthers(%q)", id)
 	if len(cells) == 0 {
 		return nil, nil
 	}
