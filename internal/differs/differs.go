@@ -151,3 +151,21 @@ func flagDifferences(a, b flags.Command) []Difference {
 	slices.SortStableFunc(out, func(p, q Difference) int { return cmp.Compare(flags.SpeedRank(p.Flag), flags.SpeedRank(q.Flag)) })
 	return out
 }
+
+// setupFields are the facts whose change beside the engine version makes
+// a regression's cause uncertain: the launch flags and the driver. A fact
+// the run model gains (the power limit) is one more name here.
+var setupFields = []string{FieldFlag, FieldDriver}
+
+// SetupChanges is what changed between an older version's run and a
+// newer one's besides the engine: This is the newer run's value, Other
+// the older's. Empty when only the engine changed.
+func SetupChanges(older, newer *run.Run) []Difference {
+	var out []Difference
+	for _, d := range Between(newer, older) {
+		if slices.Contains(setupFields, d.Field) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

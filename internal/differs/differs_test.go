@@ -97,3 +97,17 @@ func TestCellsAndGap(t *testing.T) {
 		t.Error("a failed cell has a gap")
 	}
 }
+
+func TestSetupChangesLeaveTheEngineOut(t *testing.T) {
+	older, newer := seedPair()
+	older.Engine.Version, newer.Engine.Version = "0.31.0", "0.32.0"
+	if d := SetupChanges(older, older); len(d) != 0 {
+		t.Errorf("no change: %+v", d)
+	}
+	older.Hardware.Driver = "570.1"
+	d := SetupChanges(older, newer)
+	if len(d) != 2 || d[0].Flag != "kv-cache-dtype" || d[0].This != "fp8" || d[0].Other != "int4_per_token_head" ||
+		d[1].Field != FieldDriver || d[1].Other != "570.1" {
+		t.Errorf("changes %+v", d)
+	}
+}
