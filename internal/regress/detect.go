@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/versions"
 )
 
@@ -81,6 +82,13 @@ type Change struct {
 	// SeenAt is when the newer version's run was uploaded: lists put the
 	// newest first.
 	SeenAt time.Time
+}
+
+// Entry is a stored change with the runs that stand for its versions
+// (their headers: hardware, engine, model, launch command; no cells).
+type Entry struct {
+	Change
+	Old, New *run.Run
 }
 
 // Detect compares each pair of consecutive versions among points (one

@@ -16,12 +16,11 @@ import (
 // change. Its text is in English whatever the reader's language: it is
 // written for the engine's maintainers.
 type Upstream struct {
-	Change
+	// Entry is the change and the runs that stand for each version.
+	Entry
 	// Engine is the engine's display name ("vLLM"); Hardware, Model and
 	// Quantization name the setup as the site's English pages do.
 	Engine, Hardware, Model, Quantization string
-	// Old and New are the runs that stand for each version.
-	Old, New *run.Run
 	// OldURL, NewURL and PageURL are absolute addresses of both runs'
 	// reports and of the change on /regressions.
 	OldURL, NewURL, PageURL string

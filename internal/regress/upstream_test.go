@@ -20,8 +20,8 @@ func seedUpstream(cells int) Upstream {
 		pts = append(pts, Point{Version: "0.31.0", Cell: c, TPS: 100 * 1.25, RunID: old.ID},
 			Point{Version: "0.32.0", Cell: c, TPS: 100, RunID: cur.ID})
 	}
-	return Upstream{Change: Detect(pts)[0], Engine: "vLLM", Hardware: "RTX 3060 12GB",
-		Model: "RedHatAI/Qwen3.5-4B-FP8-dynamic", Quantization: "FP8 dynamic", Old: old, New: cur,
+	return Upstream{Entry: Entry{Change: Detect(pts)[0], Old: old, New: cur}, Engine: "vLLM", Hardware: "RTX 3060 12GB",
+		Model: "RedHatAI/Qwen3.5-4B-FP8-dynamic", Quantization: "FP8 dynamic",
 		OldURL: "https://speedmatrix.example/runs/old111", NewURL: "https://speedmatrix.example/runs/k3x9q2",
 		PageURL: "https://speedmatrix.example/regressions?engine=vllm"}
 }

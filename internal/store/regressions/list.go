@@ -37,8 +37,7 @@ const DefaultLimit = 100
 type Entry struct {
 	Setup
 	ModelBase string
-	regress.Change
-	Old, New *run.Run
+	regress.Entry
 }
 
 // runHeader is the columns of a runs row an Entry shows, for alias a.
@@ -120,7 +119,7 @@ func (s *Regressions) VersionChanges(ctx context.Context, q Query) (_ []Entry, e
 }
 
 func scanEntry(row pgx.CollectableRow) (Entry, error) {
-	e := Entry{Old: new(run.Run), New: new(run.Run)}
+	e := Entry{Entry: regress.Entry{Old: new(run.Run), New: new(run.Run)}}
 	var kind string
 	var hc, hn *int
 	var cells []byte
