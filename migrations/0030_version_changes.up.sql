@@ -32,9 +32,13 @@ CREATE TABLE version_changes (
     seen_at           timestamptz NOT NULL,
     PRIMARY KEY (hardware_slug, engine_slug, model_slug, quantization_slug, new_version)
 );
-CREATE INDEX version_changes_seen_idx ON version_changes (seen_at DESC, hardware_slug, engine_slug, model_slug, quantization_slug, new_version);
-CREATE INDEX version_changes_engine_idx ON version_changes (engine_slug, seen_at DESC);
-CREATE INDEX version_changes_hardware_idx ON version_changes (hardware_slug, seen_at DESC);
+-- The lists' orders: newest first, ties in key order; one per filter.
+CREATE INDEX version_changes_seen_idx ON version_changes
+    (seen_at DESC, hardware_slug, engine_slug, model_slug, quantization_slug, new_version);
+CREATE INDEX version_changes_engine_idx ON version_changes
+    (engine_slug, seen_at DESC, hardware_slug, model_slug, quantization_slug, new_version);
+CREATE INDEX version_changes_hardware_idx ON version_changes
+    (hardware_slug, seen_at DESC, engine_slug, model_slug, quantization_slug, new_version);
 CREATE INDEX version_changes_old_run_idx ON version_changes (old_run_id);
 CREATE INDEX version_changes_new_run_idx ON version_changes (new_run_id);
 

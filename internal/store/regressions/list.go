@@ -61,8 +61,8 @@ func scanTargets(r *run.Run) []any {
 
 // listSQL is the changes q picks, newest first: the conditions are this
 // file's constants, the values parameters. Each filter is one range of
-// an index of version_changes (migration 0030); a change whose run was
-// hidden since the last fold is left out.
+// an index of version_changes (migration 0030), in the list's order; a
+// change whose run was hidden since the last fold is left out.
 func listSQL(q Query) (string, []any) {
 	var where []string
 	var args []any
@@ -93,19 +93,28 @@ func listSQL(q Query) (string, []any) {
 		limit = DefaultLimit
 	}
 	args = append(args, limit)
+	// The page's rows first, by index, then their runs by key: a change
+	// whose run was hidden since the last fold drops out of this page
+	// rather than making the read scan for more.
+	inner := `SELECT * FROM version_changes v`
+	for i, w := range where {
+		if i == 0 {
+			inner += "\n    WHERE " + w
+		} else {
+			inner += "\n    AND " + w
+		}
+	}
+	const order = `v.seen_at DESC, v.hardware_slug, v.engine_slug, v.model_slug, v.quantization_slug, v.new_version`
+	inner += "\n    ORDER BY " + order + "\n    LIMIT $" + strconv.Itoa(len(args))
 	sql := `
 SELECT v.hardware_slug, v.engine_slug, v.model_slug, v.quantization_slug, v.model_base_slug,
     v.old_version, v.new_version, v.kind, v.percent, v.headline_context, v.headline_concurrency, v.cells, v.seen_at,
     ` + runHeader("o") + `,
     ` + runHeader("n") + `
-FROM version_changes v JOIN runs o ON o.id = v.old_run_id JOIN runs n ON n.id = v.new_run_id
-WHERE NOT o.hidden AND NOT n.hidden`
-	for _, w := range where {
-		sql += "\n    AND " + w
-	}
-	sql += `
-ORDER BY v.seen_at DESC, v.hardware_slug, v.engine_slug, v.model_slug, v.quantization_slug, v.new_version
-LIMIT $` + strconv.Itoa(len(args))
+FROM (` + inner + `) v
+JOIN runs o ON o.id = v.old_run_id JOIN runs n ON n.id = v.new_run_id
+WHERE NOT o.hidden AND NOT n.hidden
+ORDER BY ` + order
 	return sql, args
 }
 
