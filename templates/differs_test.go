@@ -14,7 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/regressview"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
-	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 const seedLaunch = `vllm serve RedHatAI/Qwen3.5-4B-FP8-dynamic --max-num-seqs 128 ` +
@@ -36,8 +36,8 @@ func seedAndFaster() (this, other *run.Run) {
 }
 
 // seedEntry is the seed run at 0.32.0 against a copy at 0.31.0 1.25×
-// faster, as store/regressions reads it.
-func seedEntry() regressions.Entry {
+// faster, as Store.VersionChanges reads it.
+func seedEntry() store.VersionChange {
 	cur, old := reporttest.Run(), reporttest.Run()
 	cur.Engine.LaunchCommand = seedLaunch
 	old.ID, old.Engine.Version = "old031", "0.31.0"
@@ -51,7 +51,7 @@ func seedEntry() regressions.Entry {
 					TPS: *c.TotalTPS * 1.25, RunID: old.ID})
 		}
 	}
-	return regressions.Entry{Setup: regressions.Setup{Hardware: "rtx-3060-12gb", Engine: "vllm",
+	return store.VersionChange{Setup: store.VersionSetup{Hardware: "rtx-3060-12gb", Engine: "vllm",
 		Model: "redhatai-qwen3-5-4b-fp8-dynamic", Quantization: "fp8-dynamic"},
 		Entry: regress.Entry{Change: regress.Detect(pts)[0], Old: old, New: cur}}
 }
@@ -61,7 +61,7 @@ func TestWhatDiffersRenders(t *testing.T) {
 		doc := render(t, tag, func(l *i18n.Localizer) templ.Component {
 			this, other := seedAndFaster()
 			s := differs.NewSection(l, this, []differs.Rival{{Run: other, Cells: differs.Cells(this)}})
-			return WhatDiffers(s, regressview.Links(l, []regressions.Entry{seedEntry()}))
+			return WhatDiffers(s, regressview.Links(l, []store.VersionChange{seedEntry()}))
 		})
 		rows := doc.Find(".differs-rows tbody tr")
 		if first := strings.Join(strings.Fields(rows.Eq(0).Find("th").Text()), " "); tag == "en" &&
@@ -93,7 +93,7 @@ func TestRegressionsPageRenders(t *testing.T) {
 			b, _ := i18n.Default()
 			p := regressview.NewPage(l, b.Localizer("en"), "https://speedmatrix.example", "vllm", "",
 				regressview.Choices{Engines: []catalog.Identity{{Slug: "vllm", Name: "vLLM"}, {Slug: "sglang", Name: "SGLang"}}},
-				[]regressions.Entry{seedEntry()})
+				[]store.VersionChange{seedEntry()})
 			return RegressionsPage(base(l, regressview.Path, p.Title), p)
 		})
 		item := doc.Find("section.regression")

@@ -5,7 +5,7 @@
 // them at a cell. It claims no cause; the differences known to move
 // decode speed are listed first.
 //
-// It is pure: the store finds the other run (package store/rivals), this
+// It is pure: the store finds the other run (Store.FastestOthers), this
 // package compares two runs it is given.
 package differs
 

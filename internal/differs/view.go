@@ -10,7 +10,7 @@ import (
 
 // Rival is another run and the cells of this run (Cells' order) at which
 // it is the fastest other run of the same hardware, model and
-// quantization (store/rivals finds it).
+// quantization (the store finds it: Store.FastestOthers).
 type Rival struct {
 	Run   *run.Run
 	Cells []Cell

@@ -7,7 +7,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/differs"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/paths"
-	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 // APIChange is one regression or speedup as GET /api/v1/regressions
@@ -71,7 +71,7 @@ type APISetupChange struct {
 
 // API is entries as the API returns them; en words the upstream reports,
 // origin makes the addresses absolute.
-func API(en *i18n.Localizer, origin string, entries []regressions.Entry) []APIChange {
+func API(en *i18n.Localizer, origin string, entries []store.VersionChange) []APIChange {
 	out := make([]APIChange, 0, len(entries))
 	for _, e := range entries {
 		up := Upstream(en, origin, e)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/report"
-	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 // atomFeed is an Atom 1.0 document (RFC 4287) as this feed writes it.
@@ -59,7 +59,7 @@ func FeedURL(origin, engine string) string {
 // returns them) for engine ("" for every engine), in l's language; each
 // entry's content is the upstream report (in English, by en). now stands
 // for the feed's updated time when it has no entry.
-func Feed(l, en *i18n.Localizer, origin, engine string, entries []regressions.Entry, now time.Time) ([]byte, error) {
+func Feed(l, en *i18n.Localizer, origin, engine string, entries []store.VersionChange, now time.Time) ([]byte, error) {
 	f := atomFeed{Lang: l.Lang(), ID: FeedURL(origin, engine), Title: l.T("regressions.title", nil),
 		Updated: now.UTC().Format(time.RFC3339),
 		Links: []atomLink{{Rel: "self", Type: "application/atom+xml", Href: FeedURL(origin, engine)},

@@ -1,8 +1,9 @@
 // Package regressview is /regressions as its pages show it: the
-// regressions and speedups between consecutive engine versions
-// (store/regressions reads them, package regress decides and words the
-// upstream report), with filters by engine and hardware, newest first,
-// and the links a report and a history page give to them.
+// regressions and speedups between consecutive engine versions (the
+// store reads them, Store.VersionChanges; package regress decides and
+// words the upstream report), with filters by engine and hardware,
+// newest first, its Atom feed and API shape, and the links a report and
+// a history page give to them.
 package regressview
 
 import (
@@ -17,7 +18,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/regress"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
 )
 
 // Addresses of the page and its feed.
@@ -47,7 +47,7 @@ func Anchor(e regress.Entry) string { return "change-" + e.OldRun + "-" + e.NewR
 
 // Href is the address of a change's entry, on the page filtered to its
 // engine and hardware, so it is among the entries shown.
-func Href(e regressions.Entry) string { return URL(e.Engine, e.Hardware) + "#" + Anchor(e.Entry) }
+func Href(e store.VersionChange) string { return URL(e.Engine, e.Hardware) + "#" + Anchor(e.Entry) }
 
 // Option is one choice of a filter.
 type Option struct {
@@ -110,7 +110,7 @@ type Choices struct {
 // filters. origin is the site's address ("https://…"), for the absolute
 // links of the upstream reports; en words those reports (they are
 // written in English for the engines' maintainers).
-func NewPage(l, en *i18n.Localizer, origin, engine, hardware string, c Choices, entries []regressions.Entry) Page {
+func NewPage(l, en *i18n.Localizer, origin, engine, hardware string, c Choices, entries []store.VersionChange) Page {
 	p := Page{Title: l.T("regressions.title", nil), Sub: l.T("regressions.sub", nil),
 		Engine: engine, Hardware: hardware, FeedHref: FeedPath}
 	if engine != "" {
@@ -136,7 +136,7 @@ func options(l *i18n.Localizer, ids []catalog.Identity, current string) []Option
 }
 
 // NewItem words one change.
-func NewItem(l, en *i18n.Localizer, origin string, e regressions.Entry) Item {
+func NewItem(l, en *i18n.Localizer, origin string, e store.VersionChange) Item {
 	engine := catalog.Engine(e.New.Engine.Name).Name
 	it := Item{Anchor: Anchor(e.Entry), Kind: e.Kind, KindLabel: l.T("regressions.kind."+string(e.Kind), nil),
 		Heading: l.T("regressions.heading", map[string]any{"Engine": engine, "Old": e.OldVersion, "New": e.NewVersion}),
@@ -177,21 +177,21 @@ func NewItem(l, en *i18n.Localizer, origin string, e regressions.Entry) Item {
 
 // Upstream is the change as the engine's tracker is told of it, named in
 // English by en; origin makes its links absolute.
-func Upstream(en *i18n.Localizer, origin string, e regressions.Entry) regress.Upstream {
+func Upstream(en *i18n.Localizer, origin string, e store.VersionChange) regress.Upstream {
 	return regress.Upstream{Entry: e.Entry, Engine: catalog.Engine(e.New.Engine.Name).Name,
 		Hardware: report.HardwareName(e.New, en), Model: modelName(e), Quantization: e.New.Engine.Quantization,
 		OldURL: paths.RunURL(origin, e.OldRun), NewURL: paths.RunURL(origin, e.NewRun),
 		PageURL: origin + Href(e)}
 }
 
-func modelName(e regressions.Entry) string {
+func modelName(e store.VersionChange) string {
 	if e.New.Model.ID != "" {
 		return e.New.Model.ID
 	}
 	return e.New.Model.ServedName
 }
 
-func setupLine(l *i18n.Localizer, e regressions.Entry) string {
+func setupLine(l *i18n.Localizer, e store.VersionChange) string {
 	s := report.Title(e.New, l)
 	if q := e.New.Engine.Quantization; q != "" {
 		s += l.T("common.dot_sep", nil) + q
@@ -218,7 +218,7 @@ type Link struct {
 
 // Links are the links to the changes entries name (those of a run, for
 // its report; those of a setup, for its history).
-func Links(l *i18n.Localizer, entries []regressions.Entry) []Link {
+func Links(l *i18n.Localizer, entries []store.VersionChange) []Link {
 	var out []Link
 	for _, e := range entries {
 		out = append(out, Link{Href: Href(e), Kind: e.Kind, Text: l.T("regressions.link."+string(e.Kind), map[string]any{

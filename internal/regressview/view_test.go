@@ -14,14 +14,14 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/regressview"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
-	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 const origin = "https://speedmatrix.example"
 
 // seedEntry is the seed run at 0.32.0 against a copy at 0.31.0 whose
 // total tok/s are 1.25× higher, and whose command also sets a context.
-func seedEntry() regressions.Entry {
+func seedEntry() store.VersionChange {
 	cur, old := reporttest.Run(), reporttest.Run()
 	old.ID, old.Engine.Version = "old031", "0.31.0"
 	old.Engine.LaunchCommand = cur.Engine.LaunchCommand + " --max-model-len 8192"
@@ -34,7 +34,7 @@ func seedEntry() regressions.Entry {
 				regress.Point{Version: "0.31.0", Cell: k, TPS: *c.TotalTPS * 1.25, RunID: old.ID})
 		}
 	}
-	return regressions.Entry{Setup: regressions.Setup{Hardware: "rtx-3060-12gb", Engine: "vllm",
+	return store.VersionChange{Setup: store.VersionSetup{Hardware: "rtx-3060-12gb", Engine: "vllm",
 		Model: "redhatai-qwen3-5-4b-fp8-dynamic", Quantization: "fp8-dynamic"},
 		Entry: regress.Entry{Change: regress.Detect(pts)[0], Old: old, New: cur}}
 }
@@ -87,7 +87,7 @@ func TestPageFiltersAndEmpty(t *testing.T) {
 func TestFeedIsAtom(t *testing.T) {
 	l, en := localizers(t, "en")
 	e := seedEntry()
-	body, err := regressview.Feed(l, en, origin, "vllm", []regressions.Entry{e}, time.Now())
+	body, err := regressview.Feed(l, en, origin, "vllm", []store.VersionChange{e}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestFeedIsAtom(t *testing.T) {
 
 func TestAPI(t *testing.T) {
 	_, en := localizers(t, "en")
-	out := regressview.API(en, origin, []regressions.Entry{seedEntry()})
+	out := regressview.API(en, origin, []store.VersionChange{seedEntry()})
 	b, err := json.Marshal(out)
 	if err != nil {
 		t.Fatal(err)

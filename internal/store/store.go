@@ -6,13 +6,15 @@
 //
 // Its parts sit below it, and the arrows go down only:
 //
-//	store     runs, uploads, backups, migrations (this package)
-//	accounts  people, organisations, names, moderation, drafts
-//	bests     the browse index: bests, offers, epochs, counts, history
-//	db        the handle, transactions, change announcements, sql/ files
+//	store        runs, uploads, backups, migrations (this package)
+//	accounts     people, organisations, names, moderation, drafts
+//	bests        the browse index: bests, offers, epochs, counts, history
+//	regressions  changes between engine versions, kept from history_cells
+//	rivals       a run's fastest other run of its setup at a cell
+//	db           the handle, transactions, change announcements, sql/ files
 //
 // A part imports only the parts below it (accounts imports bests and db;
-// bests imports db; db none of them) and none imports package store
+// bests, regressions and rivals import db; db none of them) and none imports package store
 // (TestPartsImportDown holds them to it); no package outside the store
 // imports a part but its tests. Package store itself must not import its callers
 // (web, internal/backup, the commands) nor storetest, which only tests
