@@ -21,7 +21,11 @@ type Query struct {
 	// Model (a variant's or a base model's slug) and Quantization, with
 	// Engine and Hardware, name one setup: its /history page's links.
 	Model, Quantization string
-	// Run picks the changes a run stands for a version in: its report's link.
+	// Version, with a setup, picks the changes from or to that engine
+	// version: a report's links (every run of the version, not only the
+	// one that stands for it).
+	Version string
+	// Run picks the changes a run stands for a version in.
 	Run string
 	// Kind is regress.Regression or regress.Speedup.
 	Kind regress.Kind
@@ -81,6 +85,9 @@ func listSQL(q Query) (string, []any) {
 	}
 	if q.Quantization != "" {
 		add(`v.quantization_slug = $?`, q.Quantization)
+	}
+	if q.Version != "" {
+		add(`(v.old_version = $? OR v.new_version = $?)`, q.Version)
 	}
 	if q.Run != "" {
 		add(`(v.old_run_id = $? OR v.new_run_id = $?)`, q.Run)

@@ -69,12 +69,14 @@ func TestVersionChangesFollowUploadsAndHides(t *testing.T) {
 		t.Errorf("run headers not read: %+v / %+v", e.Old.Engine, e.New.Hardware)
 	}
 	for _, q := range []regressions.Query{{Engine: "vllm"}, {Hardware: e.Hardware}, {Run: oldID}, {Run: newID},
-		{Model: e.Model, Hardware: e.Hardware, Engine: "vllm", Quantization: e.Quantization}, {Kind: regress.Regression}} {
+		{Model: e.Model, Hardware: e.Hardware, Engine: "vllm", Quantization: e.Quantization}, {Kind: regress.Regression},
+		{Model: e.Model, Hardware: e.Hardware, Engine: "vllm", Quantization: e.Quantization, Version: "0.31.0"}} {
 		if got, err := s.VersionChanges(ctx, q); err != nil || len(got) != 1 {
 			t.Errorf("%+v: %d changes, err %v", q, len(got), err)
 		}
 	}
-	for _, q := range []regressions.Query{{Engine: "sglang"}, {Hardware: "h100"}, {Run: "nope"}, {Kind: regress.Speedup}} {
+	for _, q := range []regressions.Query{{Engine: "sglang"}, {Hardware: "h100"}, {Run: "nope"}, {Kind: regress.Speedup},
+		{Model: e.Model, Hardware: e.Hardware, Engine: "vllm", Quantization: e.Quantization, Version: "0.30.0"}} {
 		if got, err := s.VersionChanges(ctx, q); err != nil || len(got) != 0 {
 			t.Errorf("%+v: %d changes, err %v", q, len(got), err)
 		}
