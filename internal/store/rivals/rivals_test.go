@@ -2,10 +2,13 @@ package rivals_test
 
 import (
 	"context"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/differs"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/internal/store/rivals"
@@ -93,4 +96,53 @@ func TestFastestOthersReadsIndexes(t *testing.T) {
 	storetest.WantIndexesRead(t, []struct{ SQL, Index, Params string }{
 		{rivals.FastestSQL, "runs_rival_idx", `'x', 0, 1`},
 	})
+}
+
+// TestSeedAndKVCopy is the first check of the feature end to end below
+// the web layer: the seed-shaped run and a copy whose launch command sets
+// the KV cache to fp8 instead of int4_per_token_head, every total tok/s
+// 1.1× higher. The copy is the seed's rival at its 0 × 1 and peak cells,
+// and what differs lists the KV-cache flag first among the flags, with
+// the gap at 0 × 1.
+func TestSeedAndKVCopy(t *testing.T) {
+	ctx := context.Background()
+	s, _ := dbtest.New(t)
+	const cmd = `vllm serve RedHatAI/Qwen3.5-4B-FP8-dynamic --max-num-seqs 128 --enable-prefix-caching ` +
+		`--speculative-config {"method":"mtp","num_speculative_tokens":2} --kv-cache-dtype int4_per_token_head`
+	seed := seedLike("vllm", 1)
+	seed.Engine.LaunchCommand = cmd
+	copied := seedLike("vllm", 1.1)
+	copied.Engine.LaunchCommand = strings.Replace(cmd, "int4_per_token_head", "fp8", 1)
+	seedID := storetest.MustInsertRun(t, s, seed, "seed")
+	copyID := storetest.MustInsertRun(t, s, copied, "copy")
+
+	this, err := s.GetRun(ctx, seedID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []rivals.Cell
+	for _, c := range differs.Cells(this) {
+		cells = append(cells, rivals.Cell(c))
+	}
+	found, err := s.FastestOthers(ctx, seedID, cells)
+	if err != nil || len(found) != len(cells) || len(cells) == 0 {
+		t.Fatalf("rivals %+v of cells %v (%v)", found, cells, err)
+	}
+	other, err := s.GetRun(ctx, found[0].RunID)
+	if err != nil || other.ID != copyID {
+		t.Fatalf("rival %v, want the copy (%v)", found[0].RunID, err)
+	}
+	var flagRows []differs.Difference
+	for _, d := range differs.Between(this, other) {
+		if d.Field == differs.FieldFlag {
+			flagRows = append(flagRows, d)
+		}
+	}
+	if len(flagRows) == 0 || flagRows[0].Flag != "kv-cache-dtype" {
+		t.Errorf("flags that differ %+v, want the KV-cache flag first", flagRows)
+	}
+	g, ok := differs.GapAt(this, other, differs.Cell{Context: 0, Concurrency: 1})
+	if !ok || math.Abs(g.Percent()-(1/1.1-1)*100) > 1e-9 {
+		t.Errorf("gap at 0 × 1 %+v", g)
+	}
 }
