@@ -1,6 +1,5 @@
 // Package regress finds the regressions and speedups of a setup (hardware,
-// model, quantization, engine) between consecutive engine versions, and
-// words them for the page and for an upstream bug report.
+// model, quantization, engine) between consecutive engine versions.
 //
 // Detect is pure: it reads each version's best valid total tok/s per cell
 // (what the history tables keep) and decides; the store keeps its answers

@@ -1,9 +1,9 @@
 // Package regressview is /regressions as its pages show it: the
 // regressions and speedups between consecutive engine versions (the
-// store reads them, Store.VersionChanges; package regress decides and
-// words the upstream report), with filters by engine and hardware,
-// newest first, its Atom feed and API shape, and the links a report and
-// a history page give to them.
+// store reads them, Store.VersionChanges; package regress decides;
+// package upstream words the report for the engine's tracker), with
+// filters by engine and hardware, newest first, its Atom feed and API
+// shape, and the links a report and a history page give to them.
 package regressview
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/regress"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/internal/upstream"
 )
 
 // Addresses of the page and its feed.
@@ -177,8 +178,8 @@ func NewItem(l, en *i18n.Localizer, origin string, e store.VersionChange) Item {
 
 // Upstream is the change as the engine's tracker is told of it, named in
 // English by en; origin makes its links absolute.
-func Upstream(en *i18n.Localizer, origin string, e store.VersionChange) regress.Upstream {
-	return regress.Upstream{Entry: e.Entry, Engine: catalog.Engine(e.New.Engine.Name).Name,
+func Upstream(en *i18n.Localizer, origin string, e store.VersionChange) upstream.Report {
+	return upstream.Report{Entry: e.Entry, Engine: catalog.Engine(e.New.Engine.Name).Name,
 		Hardware: report.HardwareName(e.New, en), Model: modelName(e), Quantization: e.New.Engine.Quantization,
 		OldURL: paths.RunURL(origin, e.OldRun), NewURL: paths.RunURL(origin, e.NewRun),
 		PageURL: origin + Href(e)}

@@ -1,4 +1,10 @@
-package regress
+// Package upstream writes a regression or speedup between engine versions
+// as a report for the engine's issue tracker: Markdown to copy, and a
+// new-issue link with the title and a body filled in for the engines
+// whose trackers take them (vLLM, SGLang, llama.cpp). Its text is in
+// English whatever the reader's language: it is written for the engine's
+// maintainers.
+package upstream
 
 import (
 	"fmt"
@@ -9,15 +15,14 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/differs"
 	"github.com/speedmatrix/speedmatrix/internal/flags"
+	"github.com/speedmatrix/speedmatrix/internal/regress"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// Upstream is what a report to the engine's tracker says about one
-// change. Its text is in English whatever the reader's language: it is
-// written for the engine's maintainers.
-type Upstream struct {
+// Report is what a report to the engine's tracker says about one change.
+type Report struct {
 	// Entry is the change and the runs that stand for each version.
-	Entry
+	regress.Entry
 	// Engine is the engine's display name ("vLLM"); Hardware, Model and
 	// Quantization name the setup as the site's English pages do.
 	Engine, Hardware, Model, Quantization string
@@ -43,13 +48,13 @@ var titlePrefix = map[string]string{flags.VLLM: "[Performance]: "}
 const maxIssueURL = 6000
 
 // engineKey is the tracker key of u's engine.
-func (u Upstream) engineKey() string { return flags.EngineOf(u.New.Engine.Name) }
+func (u Report) engineKey() string { return flags.EngineOf(u.New.Engine.Name) }
 
 // Title is the issue's title: "[Performance]: 20 % lower total tok/s in
 // 0.32.0 than 0.31.0 (RTX 3060 12GB, Qwen3.5-4B)".
-func (u Upstream) Title() string {
+func (u Report) Title() string {
 	way := "lower"
-	if u.Kind == Speedup {
+	if u.Kind == regress.Speedup {
 		way = "higher"
 	}
 	return fmt.Sprintf("%s%s %% %s total tok/s in %s than %s (%s, %s)", titlePrefix[u.engineKey()],
@@ -59,7 +64,7 @@ func (u Upstream) Title() string {
 // IssueURL is the engine's new-issue page with the title and a body
 // filled in (the whole text when the address stays short enough, else
 // the short body), or "" for an engine without a known tracker.
-func (u Upstream) IssueURL() string {
+func (u Report) IssueURL() string {
 	base, ok := trackers[u.engineKey()]
 	if !ok {
 		return ""
@@ -75,7 +80,7 @@ func (u Upstream) IssueURL() string {
 
 // ShortBody is the body a long report's link carries: the setup, the
 // headline change and where the rest is.
-func (u Upstream) ShortBody() string {
+func (u Report) ShortBody() string {
 	var b strings.Builder
 	u.summary(&b)
 	fmt.Fprintf(&b, "\nEvery shared cell, both launch commands and drivers: %s\n", u.PageURL)
@@ -83,7 +88,7 @@ func (u Upstream) ShortBody() string {
 }
 
 // summary writes the lines every report starts with.
-func (u Upstream) summary(b *strings.Builder) {
+func (u Report) summary(b *strings.Builder) {
 	fmt.Fprintf(b, "**Engine:** %s %s → %s\n", u.Engine, u.OldVersion, u.NewVersion)
 	fmt.Fprintf(b, "**Hardware:** %s\n", u.Hardware)
 	fmt.Fprintf(b, "**Model:** %s", u.Model)
@@ -93,7 +98,7 @@ func (u Upstream) summary(b *strings.Builder) {
 	b.WriteString("\n")
 	moved := 0
 	for _, c := range u.Cells {
-		if math.Abs(c.Change()) >= Threshold-tolerance {
+		if math.Abs(c.Change()) >= regress.Threshold-tolerance {
 			moved++
 		}
 	}
@@ -110,7 +115,7 @@ func (u Upstream) summary(b *strings.Builder) {
 // Markdown is the whole report: the setup, every shared cell before →
 // after with its change, what else changed, both launch commands and
 // drivers, and both runs' addresses.
-func (u Upstream) Markdown() string {
+func (u Report) Markdown() string {
 	var b strings.Builder
 	u.summary(&b)
 	fmt.Fprintf(&b, "\n| Context × concurrency | %s tok/s | %s tok/s | Change |\n|---|---:|---:|---:|\n",
@@ -144,6 +149,10 @@ func (u Upstream) Markdown() string {
 	return b.String()
 }
 
+// tolerance absorbs floating-point noise at the threshold, as
+// regress.Detect does.
+const tolerance = 1e-9
+
 // setupName names a setup change for maintainers: a flag as typed, else
 // the fact.
 func setupName(d differs.Difference) string {
@@ -164,7 +173,9 @@ func orNone(s string) string {
 func cellEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // cellName is "0 × 1": context tokens × concurrent requests.
-func cellName(c Cell) string { return strconv.Itoa(c.Context) + " × " + strconv.Itoa(c.Concurrency) }
+func cellName(c regress.Cell) string {
+	return strconv.Itoa(c.Context) + " × " + strconv.Itoa(c.Concurrency)
+}
 
 func tps(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 

@@ -1,26 +1,27 @@
-package regress
+package upstream
 
 import (
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/speedmatrix/speedmatrix/internal/regress"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
 )
 
-func seedUpstream(cells int) Upstream {
+func seedUpstream(cells int) Report {
 	old, cur := reporttest.Run(), reporttest.Run()
 	old.ID, old.Engine.Version, old.Hardware.Driver = "old111", "0.31.0", "570.1"
 	cur.Hardware.Driver = "580.2"
 	old.Engine.LaunchCommand = "vllm serve m --kv-cache-dtype fp8"
 	cur.Engine.LaunchCommand = "vllm serve m --kv-cache-dtype int4_per_token_head"
-	var pts []Point
+	var pts []regress.Point
 	for i := range cells {
-		c := Cell{Context: i * 1024, Concurrency: 1}
-		pts = append(pts, Point{Version: "0.31.0", Cell: c, TPS: 100 * 1.25, RunID: old.ID},
-			Point{Version: "0.32.0", Cell: c, TPS: 100, RunID: cur.ID})
+		c := regress.Cell{Context: i * 1024, Concurrency: 1}
+		pts = append(pts, regress.Point{Version: "0.31.0", Cell: c, TPS: 100 * 1.25, RunID: old.ID},
+			regress.Point{Version: "0.32.0", Cell: c, TPS: 100, RunID: cur.ID})
 	}
-	return Upstream{Entry: Entry{Change: Detect(pts)[0], Old: old, New: cur}, Engine: "vLLM", Hardware: "RTX 3060 12GB",
+	return Report{Entry: regress.Entry{Change: regress.Detect(pts)[0], Old: old, New: cur}, Engine: "vLLM", Hardware: "RTX 3060 12GB",
 		Model: "RedHatAI/Qwen3.5-4B-FP8-dynamic", Quantization: "FP8 dynamic",
 		OldURL: "https://speedmatrix.example/runs/old111", NewURL: "https://speedmatrix.example/runs/k3x9q2",
 		PageURL: "https://speedmatrix.example/regressions?engine=vllm"}
