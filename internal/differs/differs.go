@@ -87,7 +87,8 @@ var speedFields = []field{
 	{FieldGPUCount, func(f *facts) string { return positive(f.r.Hardware.GPUCount) }},
 }
 
-// machineFields are the other facts, after the launch flags.
+// machineFields are the other facts, after the launch flags. The PCIe
+// link joins them in one line once runs carry it.
 var machineFields = []field{
 	{FieldDriver, func(f *facts) string { return f.r.Hardware.Driver }},
 	{FieldBackend, func(f *facts) string { return f.r.Engine.Backend }},

@@ -111,3 +111,18 @@ func TestSetupChangesLeaveTheEngineOut(t *testing.T) {
 		t.Errorf("changes %+v", d)
 	}
 }
+
+func TestGroupLoadsEachRunOnce(t *testing.T) {
+	loads := 0
+	load := func(id string) (*run.Run, error) {
+		loads++
+		r := reporttest.Run()
+		r.ID = id
+		return r, nil
+	}
+	got, err := Group([]Found{{Cell{0, 1}, "b"}, {Cell{0, 16}, "a"}, {Cell{0, 2}, "b"}}, load)
+	if err != nil || loads != 2 || len(got) != 2 || got[0].Run.ID != "b" ||
+		!slices.Equal(got[0].Cells, []Cell{{0, 1}, {0, 2}}) || got[1].Run.ID != "a" {
+		t.Errorf("groups %+v (%d loads, %v)", got, loads, err)
+	}
+}

@@ -149,3 +149,31 @@ func joinList(l *i18n.Localizer, parts []string) string {
 	}
 	return out
 }
+
+// Found is the fastest other run found at one cell (what the store's
+// FastestOthers returns, by run id).
+type Found struct {
+	Cell  Cell
+	RunID string
+}
+
+// Group gathers found into one Rival per run, in the order the runs are
+// first found (the single-stream cell's first), loading each run once.
+func Group(found []Found, load func(id string) (*run.Run, error)) ([]Rival, error) {
+	var out []Rival
+	at := map[string]int{}
+	for _, f := range found {
+		i, ok := at[f.RunID]
+		if !ok {
+			r, err := load(f.RunID)
+			if err != nil {
+				return nil, err
+			}
+			i = len(out)
+			at[f.RunID] = i
+			out = append(out, Rival{Run: r})
+		}
+		out[i].Cells = append(out[i].Cells, f.Cell)
+	}
+	return out, nil
+}
