@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
+	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/regress"
+	"github.com/speedmatrix/speedmatrix/internal/regressview"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
@@ -80,6 +82,23 @@ func TestVersionChangesFollowUploadsAndHides(t *testing.T) {
 		if got, err := s.VersionChanges(ctx, q); err != nil || len(got) != 0 {
 			t.Errorf("%+v: %d changes, err %v", q, len(got), err)
 		}
+	}
+	// The report to send upstream names both versions, both commands
+	// and both runs' addresses; the run's report links to the change.
+	b, err := i18n.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := b.Localizer("en")
+	md := regressview.NewItem(en, en, "https://speedmatrix.example", e).Report
+	for _, want := range []string{"0.31.0 → 0.32.0", "vllm serve m --max-num-seqs 64", "vllm serve m --max-num-seqs 128",
+		"https://speedmatrix.example/runs/" + oldID, "https://speedmatrix.example/runs/" + newID, "−20.0 %"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report text lacks %q:\n%s", want, md)
+		}
+	}
+	if links := regressview.Links(en, es); len(links) != 1 || !strings.HasPrefix(links[0].Href, "/regressions?engine=vllm&") {
+		t.Errorf("report links %+v", links)
 	}
 	latest, err := s.LatestVersionChange(ctx, regressions.Query{})
 	if err != nil || !latest.Equal(e.New.UploadedAt) {
