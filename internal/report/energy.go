@@ -162,7 +162,7 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 			continue
 		}
 		tpj := c.TokensPerJoule()
-		if !showsNumbers(c.Status) {
+		if !ShowsNumbers(c.Status) {
 			tpj = nil
 		}
 		row := energyRow(l, &c.Telemetry, tpj, price)
@@ -324,7 +324,7 @@ func (v *View) SetEnergy(r *run.Run, l *i18n.Localizer, metric Metric, price flo
 		for j := range v.Grid.Rows[i].Cells {
 			cell := &v.Grid.Rows[i].Cells[j]
 			c := byKey[[2]int{cell.Context, cell.Concurrency}]
-			if c == nil || !showsNumbers(c.Status) {
+			if c == nil || !ShowsNumbers(c.Status) {
 				continue
 			}
 			cell.TPS = FormatMetric(l, metric, MetricValue(c, metric, price))

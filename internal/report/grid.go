@@ -5,10 +5,10 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// showsNumbers reports whether a status's throughput and latency mean
+// ShowsNumbers reports whether a status's throughput and latency mean
 // something: a queued cell still measured real output, just with fewer
 // streams at once than asked.
-func showsNumbers(s run.Status) bool { return s == run.Valid || s == run.Queued }
+func ShowsNumbers(s run.Status) bool { return s == run.Valid || s == run.Queued }
 
 // sentLabel names the trimmed context a cell or row actually sent, when it
 // differs from the requested one.
@@ -86,7 +86,7 @@ func gridCell(l *i18n.Localizer, c *run.DecodeCell, max float64, reason string) 
 		cell.StatusLabel = StatusLabel(l, c.Status)
 		cell.Reason = reason
 	}
-	if showsNumbers(c.Status) {
+	if ShowsNumbers(c.Status) {
 		cell.TPS = FormatTPSCompact(l, c.TotalTPS)
 		if c.TTFTms != nil {
 			cell.TTFT = l.T("run.grid.ttft", map[string]any{"V": FormatTTFT(l, c.TTFTms)})

@@ -55,7 +55,7 @@ func decodeTableRow(r *run.Run, l *i18n.Localizer, c *run.DecodeCell, reasons ma
 		MeasuredFor:  FormatSeconds(l, c.MeasuredS),
 	}
 	row.Reason = reasons[c]
-	if showsNumbers(c.Status) {
+	if ShowsNumbers(c.Status) {
 		row.TotalTPS = FormatTPS(l, c.TotalTPS)
 		row.PerRequest = FormatTPS(l, c.PerRequestTPS)
 		row.TTFT = FormatTTFT(l, c.TTFTms)

@@ -6,13 +6,15 @@
 //
 // Its parts sit below it, and the arrows go down only:
 //
-//	store     runs, uploads, backups, migrations (this package)
-//	accounts  people, organisations, names, moderation, drafts
-//	bests     the browse index: bests, offers, epochs, counts, history
-//	db        the handle, transactions, change announcements, sql/ files
+//	store        runs, uploads, backups, migrations (this package)
+//	accounts     people, organisations, names, moderation, drafts
+//	bests        the browse index: bests, offers, epochs, counts, history
+//	regressions  changes between engine versions, kept from history_cells
+//	rivals       a run's fastest other run of its setup at a cell
+//	db           the handle, transactions, change announcements, sql/ files
 //
 // A part imports only the parts below it (accounts imports bests and db;
-// bests imports db; db none of them) and none imports package store
+// bests, regressions and rivals import db; db none of them) and none imports package store
 // (TestPartsImportDown holds them to it); no package outside the store
 // imports a part but its tests. Package store itself must not import its callers
 // (web, internal/backup, the commands) nor storetest, which only tests
@@ -30,6 +32,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/store/bests"
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
+	"github.com/speedmatrix/speedmatrix/internal/store/regressions"
+	"github.com/speedmatrix/speedmatrix/internal/store/rivals"
 )
 
 // ErrNotFound is returned, wrapped, when the asked-for run does not exist.
@@ -37,11 +41,14 @@ import (
 var ErrNotFound = db.ErrNotFound
 
 // Store is a handle on the database. It is safe for concurrent use. The
-// methods of the browse index (package bests) and of the accounts
-// (package accounts) are its own, promoted.
+// methods of the browse index (package bests), of the accounts (package
+// accounts), of the version changes (package regressions) and of a
+// run's rivals (package rivals) are its own, promoted.
 type Store struct {
 	*bests.Bests
 	*accounts.Accounts
+	*regressions.Regressions
+	*rivals.Rivals
 	db *db.DB
 }
 
@@ -66,7 +73,8 @@ func OpenWithReplica(ctx context.Context, url, readURL string) (_ *Store, err er
 
 // newStore is the Store on d.
 func newStore(d *db.DB) *Store {
-	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), db: d}
+	return &Store{Bests: bests.New(d), Accounts: accounts.New(d), Regressions: regressions.New(d),
+		Rivals: rivals.New(d), db: d}
 }
 
 // Close waits for queries in flight and closes every connection.

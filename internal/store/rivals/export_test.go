@@ -1,0 +1,4 @@
+package rivals
+
+// FastestSQL is fastestSQL, for the plan test.
+const FastestSQL = fastestSQL
