@@ -62,4 +62,5 @@ var BackupLeftOut = backupLeftOut
 // own (package bests has the browse index's).
 var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
+	{planCellsSQL, "best_cells_hardware_rank_idx", "'rtx-3060-12gb', 16384"},
 }
