@@ -18,7 +18,10 @@ type Cell struct {
 	ModelName, EngineName, QuantizationName string
 
 	Context, Concurrency int
-	Status               run.Status
+	// MeasuredContext is the context the tool actually sent when it
+	// trimmed the requested one (0: as requested); the bound reads it.
+	MeasuredContext int
+	Status          run.Status
 	// The cell's metrics; nil where the file did not say.
 	PerRequestTPS, TotalTPS, TTFTms *float64
 }

@@ -28,7 +28,7 @@ func (s *Store) PlanCells(ctx context.Context, hardware string, ctxTokens int) (
 		k := &c.Setup
 		err := row.Scan(&c.RunID, &k.Model, &k.ModelBase, &k.Engine, &k.Quantization, &k.Demo,
 			&c.ModelName, &c.EngineName, &c.QuantizationName,
-			&c.Context, &c.Concurrency, &c.Status, &c.PerRequestTPS, &c.TotalTPS, &c.TTFTms)
+			&c.Context, &c.Concurrency, &c.MeasuredContext, &c.Status, &c.PerRequestTPS, &c.TotalTPS, &c.TTFTms)
 		return c, err
 	})
 }

@@ -28,7 +28,7 @@ WITH b AS (
 )
 SELECT p.run_id, p.model_slug, p.model_base_slug, p.engine_slug, p.quantization_slug, p.demo,
     coalesce(im.name, p.model_slug), coalesce(ie.name, p.engine_slug), coalesce(iq.name, ''),
-    c.context, c.concurrency, c.status, c.per_request_tps, c.total_tps, c.ttft_ms
+    c.context, c.concurrency, c.measured_context, c.status, c.per_request_tps, c.total_tps, c.ttft_ms
 FROM picked p
 JOIN decode_cells c ON (c.run_id, c.context, c.concurrency) = (p.run_id, p.context, p.concurrency)
 LEFT JOIN identities im ON im.kind = 'model' AND im.slug = p.model_slug
