@@ -36,7 +36,7 @@ func planResult(t *testing.T) *plan.Result {
 	}
 	r := plan.Request{Hardware: "rtx-3060-12gb", Device: "rtx-3060-12gb", GPUs: 1, Context: 20000, MinUserTPS: 25}
 	res := &plan.Result{Request: r, Answer: plan.Measured(r, cells, false),
-		Runs: map[string]*run.Run{"run1": {Engine: run.Engine{LaunchCommand: "vllm serve Qwen/Qwen3.5-4B-FP8 --max-model-len 32768"}}},
+		Runs:   map[string]*run.Run{"run1": {Engine: run.Engine{LaunchCommand: "vllm serve Qwen/Qwen3.5-4B-FP8 --max-model-len 32768"}}},
 		Bounds: map[string]calculator.CellBound{"run1": {BoundTPS: 200, Efficiency: 0.56, OK: true}}}
 	res.GPU, res.GPUKnown = tb.GPUByID("rtx-3060-12gb")
 	res.Estimates = plan.Estimates(r, tb, res.GPU, cells)
