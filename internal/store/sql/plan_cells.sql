@@ -19,19 +19,24 @@ WITH b AS (
         coalesce(min(context) FILTER (WHERE context >= $2::int), max(context)) AS context
     FROM b
     GROUP BY model_slug, engine_slug, quantization_slug, demo
+), named AS (
+    -- The names per setup, not per cell: a setup has a dozen cells.
+    SELECT u.*, coalesce(im.name, u.model_slug) AS model_name, coalesce(ie.name, u.engine_slug) AS engine_name,
+        coalesce(iq.name, '') AS quantization_name
+    FROM used u
+    LEFT JOIN identities im ON im.kind = 'model' AND im.slug = u.model_slug
+    LEFT JOIN identities ie ON ie.kind = 'engine' AND ie.slug = u.engine_slug
+    LEFT JOIN identities iq ON iq.kind = 'quantization' AND iq.slug = u.quantization_slug
 ), picked AS (
     SELECT DISTINCT b.run_id, b.context, b.concurrency, b.model_slug, b.model_base_slug, b.engine_slug,
-        b.quantization_slug, b.demo
+        b.quantization_slug, b.demo, n.model_name, n.engine_name, n.quantization_name
     FROM b
-    JOIN used u ON (u.model_slug, u.engine_slug, u.quantization_slug, u.demo, u.context) =
+    JOIN named n ON (n.model_slug, n.engine_slug, n.quantization_slug, n.demo, n.context) =
         (b.model_slug, b.engine_slug, b.quantization_slug, b.demo, b.context)
 )
 SELECT p.run_id, p.model_slug, p.model_base_slug, p.engine_slug, p.quantization_slug, p.demo,
-    coalesce(im.name, p.model_slug), coalesce(ie.name, p.engine_slug), coalesce(iq.name, ''),
+    p.model_name, p.engine_name, p.quantization_name,
     c.context, c.concurrency, c.measured_context, c.status, c.per_request_tps, c.total_tps, c.ttft_ms
 FROM picked p
 JOIN decode_cells c ON (c.run_id, c.context, c.concurrency) = (p.run_id, p.context, p.concurrency)
-LEFT JOIN identities im ON im.kind = 'model' AND im.slug = p.model_slug
-LEFT JOIN identities ie ON ie.kind = 'engine' AND ie.slug = p.engine_slug
-LEFT JOIN identities iq ON iq.kind = 'quantization' AND iq.slug = p.quantization_slug
 ORDER BY p.model_slug, p.engine_slug, p.quantization_slug, p.demo, c.concurrency, p.run_id
