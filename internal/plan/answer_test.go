@@ -208,6 +208,15 @@ func TestParseRequest(t *testing.T) {
 			t.Errorf("%s: problems %v, want one naming %s", q, probs, param)
 		}
 	}
+	// Each of Params (the cache key) is read: a bad value of each is
+	// a problem naming it.
+	all := url.Values{}
+	for _, p := range Params {
+		all.Set(p, "bad value")
+	}
+	if _, probs := ParseRequest(all); len(probs) != len(Params) {
+		t.Errorf("%d problems of %d parameters: %v", len(probs), len(Params), probs)
+	}
 	if _, probs := parse("hardware=rtx-3060-12gb&context=-5"); probs[0].Error() != "context: out of range" {
 		t.Errorf("error text %q", probs[0].Error())
 	}

@@ -103,6 +103,10 @@ var problemText = map[string]string{
 	MsgCount:    "disagrees with the GPU count the hardware names",
 }
 
+// Params are the query parameters ParseRequest reads: the page's cache
+// key is its path, these and the language, nothing else.
+var Params = []string{"hardware", "gpus", "preset", "context", "min_user_tps", "users", "model", "engine", "quantization"}
+
 // ParseRequest reads the planner's query: hardware (an identity slug,
 // required), gpus (a count for a slug without one), preset (chat, team,
 // documents: the defaults of context, users and min_user_tps), context,

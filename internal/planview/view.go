@@ -100,7 +100,7 @@ func Build(l *i18n.Localizer, in Input) View {
 	r := in.Request
 	v := View{Picker: in.Picker, HardwareName: in.HardwareName, Form: formOf(r)}
 	if v.HardwareName == "" {
-		v.HardwareName = r.Hardware
+		v.HardwareName = hardwareName(l, r, in.Result)
 	}
 	v.Picker = v.Picker.selecting(r.Hardware, v.HardwareName)
 	for _, p := range plan.Presets {
@@ -145,6 +145,18 @@ func Build(l *i18n.Localizer, in Input) View {
 		v.Estimates = append(v.Estimates, estimate(l, r, e, i))
 	}
 	return v
+}
+
+// hardwareName names hardware no measured run named: the calculator's
+// row, with the count, or failing that the slug.
+func hardwareName(l *i18n.Localizer, r plan.Request, res *plan.Result) string {
+	if res == nil || !res.GPUKnown {
+		return r.Hardware
+	}
+	if r.GPUs > 1 {
+		return l.T("unit.count_x", map[string]any{"V": r.GPUs}) + res.GPU.Name
+	}
+	return res.GPU.Name
 }
 
 func formOf(r plan.Request) Form {
