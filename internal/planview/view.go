@@ -198,8 +198,8 @@ func measuredRow(l *i18n.Localizer, res *plan.Result, s plan.Setup) Row {
 	row.Cell = l.T("plan.cell", map[string]any{"Context": report.ContextLabel(c.Context), "Users": l.Int(int64(c.Concurrency))})
 	row.CellURL = paths.RunCell(s.RunID, c.Context, c.Concurrency)
 	speed := s.PerRequestTPS
-	row.PerRequest, row.Derived = report.FormatTPS(l, &speed), s.Derived
-	row.Total, row.TTFT = report.FormatTPS(l, c.TotalTPS), report.FormatTTFT(l, c.TTFTms)
+	row.PerRequest, row.Derived = tokS(l, &speed), s.Derived
+	row.Total, row.TTFT = tokS(l, c.TotalTPS), report.FormatTTFT(l, c.TTFTms)
 	row.BoundShare = report.Dash
 	if b, ok := res.Bounds[s.RunID]; ok && b.OK {
 		row.BoundShare = report.FormatEfficiency(l, b.Efficiency)
@@ -236,6 +236,14 @@ func estimate(l *i18n.Localizer, r plan.Request, e plan.Estimate, i int) Estimat
 		MeetsNeed: e.MeetsNeed, CalculatorURL: report.CalculatorPath + "?" + e.Calculator + "#result",
 		Commands: cmds, CopyID: "plan-est-" + strconv.Itoa(i+1),
 		ModelSource: Source{e.Model.Name, e.Model.URL, l.T("calc.confidence."+e.Model.Confidence, nil)}}
+}
+
+// tokS is a rate with its unit ("28.0 tok/s"), or the dash.
+func tokS(l *i18n.Localizer, v *float64) string {
+	if v == nil {
+		return report.Dash
+	}
+	return l.T("unit.tok_s", map[string]any{"V": report.FormatTPS(l, v)})
 }
 
 // bar is v's share of the largest, as a bar's length out of 100, at
