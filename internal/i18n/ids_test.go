@@ -15,7 +15,7 @@ import (
 // in "." are prefixes of composed ids, checked separately below;
 // "hardware.*" ids are only ever composed, and the ingest uses
 // "hardware.gpu_name" as a JSON path, so they are not scanned.
-var idLiteral = regexp.MustCompile(`"((?:site|nav|common|unit|status|reason|provenance|decode_mode|prefill_mode|run|home|upload|error|problem|account|docs|calc|date)\.[A-Za-z0-9_.-]*[A-Za-z0-9_-])"`)
+var idLiteral = regexp.MustCompile(`"((?:site|nav|common|unit|status|reason|provenance|decode_mode|prefill_mode|run|home|upload|error|problem|account|docs|calc|plan|date)\.[A-Za-z0-9_.-]*[A-Za-z0-9_-])"`)
 
 // TestMessageIDsExist fails when code anywhere in the module names a
 // message id English lacks, including branches no render test reaches

@@ -62,4 +62,11 @@ var BackupLeftOut = backupLeftOut
 // own (package bests has the browse index's).
 var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
+	{planCellsSQL, "best_cells_hardware_rank_idx", "'rtx-3060-12gb', 16384"},
+}
+
+// QueryRow runs a read on s's public reads, for benchmarks that pick
+// what to ask from the data.
+func QueryRow(ctx context.Context, s *Store, sql string, args ...any) pgx.Row {
+	return s.db.Public().QueryRow(ctx, sql, args...)
 }
