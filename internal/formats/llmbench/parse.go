@@ -6,9 +6,13 @@
 package llmbench
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/jsondoc"
 	"github.com/speedmatrix/speedmatrix/internal/problem"
@@ -140,10 +144,14 @@ func (p *parser) settings() run.Settings {
 	return s
 }
 
-// prefill reads the prefill map, keyed by the context as a string.
+// prefill reads the prefill map, keyed by the context as a string. Its
+// keys are read in one fixed order (prefillKeys), not the map's, so the
+// same file gives the same rows and the same problems, first one first,
+// every time.
 func (p *parser) prefill() []run.PrefillMeasurement {
 	var rows []run.PrefillMeasurement
-	for key, rec := range p.doc.Prefill {
+	for _, key := range prefillKeys(p.doc.Prefill) {
+		rec := p.doc.Prefill[key]
 		at := ".prefill" + jsondoc.Key(key)
 		ctx, err := strconv.Atoi(key)
 		if err != nil || ctx < 0 {
@@ -164,6 +172,27 @@ func (p *parser) prefill() []run.PrefillMeasurement {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// prefillKeys are m's keys by the context they name, smallest first; keys
+// that name none (refused by prefill) come last, in string order.
+func prefillKeys[V any](m map[string]V) []string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		x, errA := strconv.Atoi(a)
+		y, errB := strconv.Atoi(b)
+		switch {
+		case errA == nil && errB == nil && x != y:
+			return cmp.Compare(x, y)
+		case (errA == nil) != (errB == nil):
+			if errA == nil {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
 }
 
 // nonNegative returns *v, the measurement (fractional or not) at

@@ -163,3 +163,29 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefillOrderFixed: the prefill map's keys are read smallest context
+// first and refused keys last in string order, so the same file names the
+// same first problem every time (a Go map's order changes from run to
+// run; with five bad keys a map-ordered reading would pass this by chance
+// once in 120 tries, and it is asked ten times).
+func TestPrefillOrderFixed(t *testing.T) {
+	doc := `{"metadata":{"version":"0.7.8","concurrency_levels":[1],"context_lengths":[0]},` +
+		`"results":[{"concurrency":1,"context_tokens":0,"aggregate_tps":5}],` +
+		`"prefill":{"e":{},"c":{},"a":{},"d":{},"b":{},"16384":{"tok_per_sec":2},"8192":{"tok_per_sec":1}}}`
+	for range 10 {
+		_, err := llmbench.Parse([]byte(doc))
+		pe, ok := problem.As(err)
+		if !ok {
+			t.Fatalf("Parse = %v, want refusals of the keys a to e", err)
+		}
+		var paths []string
+		for _, p := range pe.Problems {
+			paths = append(paths, p.Path)
+		}
+		want := []string{`$.prefill.a`, `$.prefill.b`, `$.prefill.c`, `$.prefill.d`, `$.prefill.e`}
+		if fmt.Sprint(paths) != fmt.Sprint(want) {
+			t.Fatalf("problems at %v, want %v", paths, want)
+		}
+	}
+}
