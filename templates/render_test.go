@@ -14,6 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/chart"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/planview"
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
@@ -176,7 +177,7 @@ func TestOtherPages(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		home := render(t, lang.Tag, func(l *i18n.Localizer) templ.Component {
 			r := reporttest.Run()
-			return HomePage(base(l, "/", "home"), browse.HomeData{Recent: []browse.BrowseRun{{ID: r.ID, Title: "t", Href: "/runs/" + r.ID}}})
+			return HomePage(base(l, "/", "home"), browse.HomeData{Recent: []browse.BrowseRun{{ID: r.ID, Title: "t", Href: "/runs/" + r.ID}}}, planview.Picker{})
 		})
 		if home.Find(`a[href="/runs/k3x9q2"]`).Length() != 1 || home.Find(`a[href="/upload"]`).Length() < 2 {
 			t.Errorf("%s: home links missing", lang.Tag)

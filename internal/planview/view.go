@@ -168,10 +168,11 @@ func formOf(r plan.Request) Form {
 	return f
 }
 
-// summary is the question in words.
+// summary is the question in words. One user asked is worded as any
+// number: every setup serves one, and the ranking is by how many more.
 func summary(l *i18n.Localizer, r plan.Request) string {
 	data := map[string]any{"Context": l.Int(int64(r.Context)), "Speed": l.Dec(r.MinUserTPS, 1), "Users": l.Int(int64(r.Users))}
-	if r.Users > 0 {
+	if r.Users > 1 {
 		return l.T("plan.summary.users", data)
 	}
 	return l.T("plan.summary.any", data)

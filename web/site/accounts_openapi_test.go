@@ -180,6 +180,11 @@ func documentedCalls(t *testing.T, s *testSite) map[string][]apiCall {
 			{"/api/v1/calculator?gpu=apple-m4-max-128gb&model=meta-llama/Llama-3.1-8B", nil, nil, 200},
 			{"/api/v1/calculator?gpu=no-such-gpu&model=Qwen/Qwen3.5-4B", nil, nil, 422},
 		},
+		"GET /api/v1/plan": {
+			{"/api/v1/plan?hardware=rtx-3060-12gb&context=16384&min_user_tps=20", nil, nil, 200},
+			{"/api/v1/plan?hardware=rtx-3090-24gb&gpus=2&preset=team", nil, nil, 200}, // estimates only
+			{"/api/v1/plan?hardware=no-such-gpu", nil, nil, 422},
+		},
 		"GET /api/bench/whoami": {
 			{"/api/bench/whoami", nil, []string{bearer}, 200},
 			{"/api/bench/whoami", nil, nil, 401},

@@ -2,9 +2,11 @@ package site
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/speedmatrix/speedmatrix/internal/plan"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
@@ -54,7 +56,17 @@ var (
 	compareParams     = []string{langParam, "runs"}
 	// historyParams: readHistoryQuery.
 	historyParams = []string{"cell", "engine", "hardware", langParam, "model", "quant"}
+	// planParams: plan.ParseRequest's. Only the page is kept: a route
+	// under /api/v1 is compressed by the router's mount whatever this
+	// table says, so a kept answer would be compressed twice.
+	planParams = sortedParams(append([]string{langParam}, plan.Params...))
 )
+
+// sortedParams is params in the order cachedRoute keeps them.
+func sortedParams(params []string) []string {
+	slices.Sort(params)
+	return params
+}
 
 // cachedRoutes are the public pages that change only when data changes,
 // by route pattern (routes.go). Everything else is answered fresh.
@@ -82,6 +94,7 @@ var cachedRoutes = map[string]cachedRoute{
 	"/sitemap.xml":         {scopeSite, langOnly},
 	"/sitemap-{lang}.xml":  {scopeSite, langOnly},
 	"/history":             {scopeSite, historyParams},
+	"/plan":                {scopeSite, planParams},
 }
 
 // noStore is the Cache-Control of an answer no cache may keep.

@@ -26,7 +26,8 @@ func TestWebImportsDown(t *testing.T) {
 		"account": {"kit"},
 		"api":     {"kit"},
 		"docs":    {"kit"},
-		"site":    {"kit", "report", "browse", "upload", "account", "api", "docs"},
+		"plan":    {"kit"},
+		"site":    {"kit", "report", "browse", "upload", "account", "api", "docs", "plan"},
 	}
 	entries, err := os.ReadDir("..")
 	if err != nil {

@@ -63,6 +63,7 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 		"/orgs/{slug}": "/orgs/lil-lab", "/compare": "/compare?runs=" + id + "," + other,
 		"/compare/with/{id}": "/compare/with/" + id, "/sitemap.xml": "/sitemap.xml", "/sitemap-{lang}.xml": "/sitemap-ko.xml",
 		"/history": "/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b",
+		"/plan":    "/plan?hardware=rtx-3060-12gb&preset=team",
 	}
 	for _, pattern := range site.CachedRoutePatterns() {
 		path, ok := byRoute[pattern]

@@ -35,6 +35,10 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 	// Compare: a comparison, the picker, and a refusal.
 	other := s.seedLilbench(t)
 	pages["/compare?runs="+id+","+other], pages["/compare/with/"+id], pages["/compare?runs="+id+",nosuchrun"] = 200, 200, 404
+	// The planner: the bare form, the seed hardware's answer with its
+	// estimates, a GPU only the calculator knows, and a refusal.
+	pages["/plan"], pages["/plan?hardware=rtx-3060-12gb&preset=team"] = 200, 200
+	pages["/plan?hardware=2x-rtx-3090-24gb&preset=documents"], pages["/plan?hardware=rtx-3060-12gb&context=-1"] = 200, 422
 	for _, lang := range i18n.Languages {
 		for path, status := range pages {
 			sep := "?"

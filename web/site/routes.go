@@ -89,6 +89,8 @@ func (s *Server) routes() *chi.Mux {
 		// The decode calculator and its documentation (web/docs).
 		get("/calculator", s.docs.CalculatorPage)
 		get("/docs/calculator", s.docs.CalculatorDocs)
+		// The planner: what to run on a hardware (web/plan).
+		get("/plan", s.plan.PlanPage)
 
 		// Documentation (web/docs, web/api) and site files (web/report).
 		get("/docs/formats", s.docs.Formats)
@@ -121,6 +123,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Get("/engines", s.json(s.api.Identities(api.EngineList)))
 	r.Get("/models", s.json(s.api.Identities(api.ModelList)))
 	r.Get("/calculator", s.json(s.api.Calculator))
+	r.Get("/plan", s.json(s.plan.PlanJSON))
 	r.NotFound(s.json(notFound))
 }
 

@@ -5,7 +5,7 @@
 // that turns a handler's error into a status and a page (handler.go); and
 // the metrics. The pages and endpoints themselves live in one package per
 // area (web/report, web/browse, web/upload, web/account, web/api,
-// web/docs), built from web/kit. site imports them; nothing imports site
+// web/docs, web/plan), built from web/kit. site imports them; nothing imports site
 // but the binary and tests.
 package site
 
@@ -26,6 +26,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/web/browse"
 	"github.com/speedmatrix/speedmatrix/web/docs"
 	"github.com/speedmatrix/speedmatrix/web/kit"
+	"github.com/speedmatrix/speedmatrix/web/plan"
 	"github.com/speedmatrix/speedmatrix/web/report"
 	"github.com/speedmatrix/speedmatrix/web/upload"
 )
@@ -39,6 +40,7 @@ type Store interface {
 	upload.Store
 	account.Store
 	api.Store
+	plan.Store
 	Ping(ctx context.Context) error
 	SchemaCurrent(ctx context.Context) error
 }
@@ -97,6 +99,7 @@ type Server struct {
 	account *account.Handlers
 	api     *api.Handlers
 	docs    *docs.Handlers
+	plan    *plan.Handlers
 	// compressor compresses the uncached answers (cachePages): one
 	// for every route (routes makes it), since each makes a compressor of
 	// each encoding (about a megabyte) to try it.
@@ -134,7 +137,7 @@ func New(cfg Config) http.Handler {
 		report: report.New(k, cfg.Store), browse: browse.New(k, cfg.Store), upload: upload.New(k, cfg.Store),
 		account: account.New(k, cfg.Store, account.Config{Mailer: cfg.Mailer, GitHub: cfg.GitHub,
 			GitHubEndpoints: cfg.githubEndpoints, Now: cfg.Uploads.Now}),
-		api: api.New(k, cfg.Store), docs: docs.New(k)}
+		api: api.New(k, cfg.Store), docs: docs.New(k), plan: plan.New(k, cfg.Store)}
 	s.metrics.watchCache(s.pages)
 	if src, ok := cfg.Store.(changeSource); ok {
 		// Our own commits arrive before the write returns, so the
