@@ -26,7 +26,10 @@ func TestWebImportsDown(t *testing.T) {
 		"account": {"kit"},
 		"api":     {"kit"},
 		"docs":    {"kit"},
-		"site":    {"kit", "report", "browse", "upload", "account", "api", "docs"},
+		"site":    {"kit", "report", "browse", "upload", "account", "api", "docs", "regressions"},
+
+		// Regressions between engine versions: page, feed and API.
+		"regressions": {"kit"},
 	}
 	entries, err := os.ReadDir("..")
 	if err != nil {
