@@ -80,6 +80,10 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	// Uploads append run counts; folding them keeps what readers add up
 	// to a second's uploads (store/bests/browse_counts.go).
 	go db.Store.KeepCountsFolded(ctx, time.Second, logger)
+	// Uploads note the setups whose engine versions they add to; folding
+	// them keeps /regressions, its feed and the reports' links within a
+	// few seconds of an upload (store/regressions/fold.go).
+	go db.Store.KeepVersionChangesFolded(ctx, versionChangesEvery, logger)
 	siteCfg := site.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
 		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub}
@@ -143,6 +147,11 @@ func loadDemoIfEmpty(ctx context.Context, db *database, out io.Writer) error {
 
 // draftSweepEvery is how often expired upload previews are deleted.
 const draftSweepEvery = 10 * time.Minute
+
+// versionChangesEvery is how often the setups uploads noted are derived
+// again into regressions and speedups: each fold that finds work renews
+// every cached page once, so not every second.
+const versionChangesEvery = 5 * time.Second
 
 // startupSynthetic is how many synthetic runs an empty private database
 // gets: enough to fill the lists, a second or so to store.

@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/history"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/internal/regressview"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/templates"
 	"github.com/speedmatrix/speedmatrix/web/kit"
@@ -21,6 +22,7 @@ type historyStore interface {
 	History(ctx context.Context, q store.HistoryQuery) ([]store.HistoryPoint, error)
 	HistoryChoices(ctx context.Context, q store.HistoryQuery) (store.HistoryOptions, error)
 	SetupsWithHistory(ctx context.Context, kind, slug string, limit int) ([]store.Setup, error)
+	VersionChanges(ctx context.Context, q store.VersionChangeQuery) ([]store.VersionChange, error)
 }
 
 // entityHistories is how many setups an entity page links to the history of.
@@ -116,6 +118,13 @@ func (s *Handlers) HistoryPage(w http.ResponseWriter, r *http.Request) error {
 	if len(opts.Quantizations) == 0 {
 		p.Empty = l.T("history.none", nil)
 	}
+	// The setup's changes between engine versions, linked to /regressions.
+	changes, err := s.store.VersionChanges(ctx, store.VersionChangeQuery{Model: q.Model, Hardware: q.Hardware,
+		Engine: q.Engine, Quantization: q.Quantization})
+	if err != nil {
+		return err
+	}
 	kit.KeptIf(w, r, len(opts.Quantizations) > 0)
-	return kit.Render(w, r, http.StatusOK, templates.HistoryPage(s.Base(r, p.Title, l.T("history.sub", nil)), p))
+	return kit.Render(w, r, http.StatusOK, templates.HistoryPage(s.Base(r, p.Title, l.T("history.sub", nil)), p,
+		regressview.Links(l, changes)))
 }

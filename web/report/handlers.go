@@ -15,6 +15,7 @@ import (
 
 // Store is what the report area needs of the database.
 type Store interface {
+	differsStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	// GetRunReport is GetRun with the setup's engine versions, for the
 	// report's history link, in one round trip.

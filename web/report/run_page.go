@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/chart"
@@ -43,11 +44,17 @@ func (s *Handlers) RunPage(w http.ResponseWriter, r *http.Request) error {
 	if historyURL := historyLink(rep); historyURL != "" {
 		view.HistoryURL, view.HistoryText = historyURL, l.T("history.link", map[string]any{"Engine": run.Engine.Name})
 	}
+	// "What differs" depends on other runs, so the page cache renews the
+	// report on any change (web/site/cachepolicy.go).
+	differsSection, err := s.whatDiffers(ctx, l, rep)
+	if err != nil {
+		return err
+	}
 	buf := kit.GetBuffer()
 	defer kit.PutBuffer(buf)
 	b := templates.NewBase(l, origin, page, view.Title, view.Description)
 	b.AddPreview(share.NewPreview(run, l, origin)) // link preview tags
-	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanelOf(view, run, l, origin)).Render(ctx, buf); err != nil {
+	if err := templates.ReportPage(b, view, chart.ForRun(l, run), share.NewPanelOf(view, run, l, origin)).Render(templ.WithChildren(ctx, differsSection), buf); err != nil {
 		return err
 	}
 	return kit.WriteBody(w, "text/html; charset=utf-8", buf.Bytes())

@@ -175,6 +175,11 @@ func documentedCalls(t *testing.T, s *testSite) map[string][]apiCall {
 		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
 		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
 		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},
+		"GET /api/v1/regressions": {
+			{"/api/v1/regressions", nil, nil, 200},
+			{"/api/v1/regressions?engine=vllm&hardware=rtx-3060-12gb&kind=regression", nil, nil, 200},
+			{"/api/v1/regressions?kind=sideways", nil, nil, 400},
+		},
 		"GET /api/v1/calculator": {
 			{"/api/v1/calculator?gpu=rtx-3060-12gb&model=Qwen/Qwen3.5-4B&weights=fp8&kv=int4", nil, nil, 200},
 			{"/api/v1/calculator?gpu=apple-m4-max-128gb&model=meta-llama/Llama-3.1-8B", nil, nil, 200},

@@ -19,7 +19,7 @@ import (
 type pageScope int
 
 const (
-	// scopeRun: a page of the run in {id} (report, exports, images); only
+	// scopeRun: a page of the run in {id} (exports, images); only
 	// a change of that run renews it.
 	scopeRun pageScope = iota + 1
 	// scopeSite: lists, leaderboards, entity pages, home: any change.
@@ -60,6 +60,10 @@ var (
 	// under /api/v1 is compressed by the router's mount whatever this
 	// table says, so a kept answer would be compressed twice.
 	planParams = sortedParams(append([]string{langParam}, plan.Params...))
+	// regressionsParams: the filters of /regressions; its feed reads
+	// engine alone.
+	regressionsParams = []string{"engine", "hardware", langParam}
+	feedParams        = []string{"engine", langParam}
 )
 
 // sortedParams is params in the order cachedRoute keeps them.
@@ -68,11 +72,21 @@ func sortedParams(params []string) []string {
 	return params
 }
 
+// The report's "What differs" and its links to regressions read other
+// runs (the fastest other run of its setup, the changes of its engine
+// version), which a change names no run of: an upload that becomes the
+// setup's fastest names only itself. So the report is renewed on any
+// change, not only of its run. The cost: each upload or fold makes every
+// kept report a miss once, on its next read (a report's miss is a few
+// reads by key); its ETag is of its bytes, so a browser revalidating a
+// report that came out the same still gets a 304. Its exports and images
+// show none of that and stay per run.
+
 // cachedRoutes are the public pages that change only when data changes,
 // by route pattern (routes.go). Everything else is answered fresh.
 var cachedRoutes = map[string]cachedRoute{
 	"/":                    {scopeSite, langOnly},
-	"/runs/{id}":           {scopeRun, langOnly},
+	"/runs/{id}":           {scopeSite, langOnly},
 	"/runs/{id}.json":      {scopeRun, langOnly},
 	"/runs/{id}.csv":       {scopeRun, langOnly},
 	"/runs/{id}.md":        {scopeRun, langOnly},
@@ -95,6 +109,8 @@ var cachedRoutes = map[string]cachedRoute{
 	"/sitemap-{lang}.xml":  {scopeSite, langOnly},
 	"/history":             {scopeSite, historyParams},
 	"/plan":                {scopeSite, planParams},
+	"/regressions":         {scopeSite, regressionsParams},
+	"/regressions.atom":    {scopeSite, feedParams},
 }
 
 // noStore is the Cache-Control of an answer no cache may keep.

@@ -62,8 +62,10 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 		"/models/{slug}": "/models/qwen3-5-4b", "/submitters/{slug}": "/submitters/sandberg",
 		"/orgs/{slug}": "/orgs/lil-lab", "/compare": "/compare?runs=" + id + "," + other,
 		"/compare/with/{id}": "/compare/with/" + id, "/sitemap.xml": "/sitemap.xml", "/sitemap-{lang}.xml": "/sitemap-ko.xml",
-		"/history": "/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b",
-		"/plan":    "/plan?hardware=rtx-3060-12gb&preset=team",
+		"/history":          "/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b",
+		"/plan":             "/plan?hardware=rtx-3060-12gb&preset=team",
+		"/regressions":      "/regressions?engine=vllm",
+		"/regressions.atom": "/regressions.atom",
 	}
 	for _, pattern := range site.CachedRoutePatterns() {
 		path, ok := byRoute[pattern]

@@ -68,6 +68,11 @@ func (s *Server) routes() *chi.Mux {
 		get("/compare/with/{id}", s.browse.CompareWithPage)
 		get("/history", s.browse.HistoryPage)
 
+		// Regressions and speedups between engine versions, and their
+		// feed (web/regressions).
+		get("/regressions", s.regressions.Page)
+		get("/regressions.atom", s.regressions.Feed)
+
 		// Upload (web/upload). Browsers send Sec-Fetch-Site/Origin; a
 		// cross-site form post is refused before it reaches the handler.
 		r.With(s.csrf).Get("/upload", s.page(s.upload.Form))
@@ -124,6 +129,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Get("/models", s.json(s.api.Identities(api.ModelList)))
 	r.Get("/calculator", s.json(s.api.Calculator))
 	r.Get("/plan", s.json(s.plan.PlanJSON))
+	r.Get("/regressions", s.json(s.regressions.API))
 	r.NotFound(s.json(notFound))
 }
 

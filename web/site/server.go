@@ -5,8 +5,8 @@
 // that turns a handler's error into a status and a page (handler.go); and
 // the metrics. The pages and endpoints themselves live in one package per
 // area (web/report, web/browse, web/upload, web/account, web/api,
-// web/docs, web/plan), built from web/kit. site imports them; nothing imports site
-// but the binary and tests.
+// web/docs, web/plan, web/regressions), built from web/kit. site imports
+// them; nothing imports site but the binary and tests.
 package site
 
 import (
@@ -27,6 +27,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/web/docs"
 	"github.com/speedmatrix/speedmatrix/web/kit"
 	"github.com/speedmatrix/speedmatrix/web/plan"
+	"github.com/speedmatrix/speedmatrix/web/regressions"
 	"github.com/speedmatrix/speedmatrix/web/report"
 	"github.com/speedmatrix/speedmatrix/web/upload"
 )
@@ -41,6 +42,7 @@ type Store interface {
 	account.Store
 	api.Store
 	plan.Store
+	regressions.Store
 	Ping(ctx context.Context) error
 	SchemaCurrent(ctx context.Context) error
 }
@@ -100,6 +102,8 @@ type Server struct {
 	api     *api.Handlers
 	docs    *docs.Handlers
 	plan    *plan.Handlers
+	// regressions: changes between engine versions, page, feed and API.
+	regressions *regressions.Handlers
 	// compressor compresses the uncached answers (cachePages): one
 	// for every route (routes makes it), since each makes a compressor of
 	// each encoding (about a megabyte) to try it.
@@ -137,7 +141,8 @@ func New(cfg Config) http.Handler {
 		report: report.New(k, cfg.Store), browse: browse.New(k, cfg.Store), upload: upload.New(k, cfg.Store),
 		account: account.New(k, cfg.Store, account.Config{Mailer: cfg.Mailer, GitHub: cfg.GitHub,
 			GitHubEndpoints: cfg.githubEndpoints, Now: cfg.Uploads.Now}),
-		api: api.New(k, cfg.Store), docs: docs.New(k), plan: plan.New(k, cfg.Store)}
+		api: api.New(k, cfg.Store), docs: docs.New(k), plan: plan.New(k, cfg.Store),
+		regressions: regressions.New(k, cfg.Store, cfg.Bundle.Localizer(i18n.English))}
 	s.metrics.watchCache(s.pages)
 	if src, ok := cfg.Store.(changeSource); ok {
 		// Our own commits arrive before the write returns, so the
