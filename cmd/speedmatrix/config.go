@@ -38,6 +38,9 @@ type config struct {
 	Mailer *mail.Mailer
 	// GitHub (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET) offers GitHub sign-in.
 	GitHub site.GitHubApp
+	// LogRequests (LOG_REQUESTS, true by default) logs a line per request;
+	// false leaves it out for a site whose proxy logs them already.
+	LogRequests bool
 }
 
 // configFromEnv reads the configuration from the process's environment.
@@ -61,7 +64,8 @@ func readConfig(getenv func(string) string) (config, error) {
 			PerHourToken:    e.integer("UPLOADS_PER_HOUR_TOKEN"),
 			TrustedProxies:  e.prefixes("TRUSTED_PROXIES"),
 		},
-		CacheBytes: e.positive("PAGE_CACHE_MB", 0) << 20,
+		CacheBytes:  e.positive("PAGE_CACHE_MB", 0) << 20,
+		LogRequests: e.boolean("LOG_REQUESTS", true),
 	}
 	if getenv("METRICS_ADDR") != "" {
 		cfg.MetricsAddr = e.addr("METRICS_ADDR", "")

@@ -49,8 +49,11 @@ func TestConfigReadsWhatPeopleWrite(t *testing.T) {
 	if cfg.MetricsAddr != "127.0.0.1:9090" || cfg.CacheBytes != 8<<20 {
 		t.Errorf("METRICS_ADDR %q, PAGE_CACHE_MB %d bytes", cfg.MetricsAddr, cfg.CacheBytes)
 	}
-	if def, _ := readConfig(envOf(nil)); def.MetricsAddr != "" || def.CacheBytes != 0 {
-		t.Errorf("defaults: METRICS_ADDR %q, cache %d bytes", def.MetricsAddr, def.CacheBytes)
+	if def, _ := readConfig(envOf(nil)); def.MetricsAddr != "" || def.CacheBytes != 0 || !def.LogRequests {
+		t.Errorf("defaults: METRICS_ADDR %q, cache %d bytes, LOG_REQUESTS %v", def.MetricsAddr, def.CacheBytes, def.LogRequests)
+	}
+	if quiet, _ := readConfig(envOf(map[string]string{"LOG_REQUESTS": "false"})); quiet.LogRequests {
+		t.Error("LOG_REQUESTS=false still logs every request")
 	}
 	if got := fmt.Sprint(cfg.Uploads.TrustedProxies); got != "[10.0.0.0/8 127.0.0.1/32 ::1/128]" {
 		t.Errorf("TRUSTED_PROXIES = %s", got)
@@ -69,6 +72,7 @@ func TestConfigRefusesWhatItCannotRead(t *testing.T) {
 		"TRUSTED_PROXIES":          "10.0.0.0/33",
 		"METRICS_ADDR":             "9090",
 		"PAGE_CACHE_MB":            "0",
+		"LOG_REQUESTS":             "sometimes",
 	}
 	_, err := readConfig(envOf(bad))
 	if err == nil {

@@ -73,7 +73,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	}
 	logOut := newLogBuffer(os.Stderr)
 	defer logOut.Flush()
-	logger := slog.New(newLogHandler(logOut))
+	logger := slog.New(newLogHandler(logOut, cfg.LogRequests))
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
 	go upload.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
