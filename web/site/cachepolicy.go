@@ -52,6 +52,8 @@ var (
 	// point, flagged) and the queued toggle.
 	leaderboardParams = []string{"conc", "ctx", "engine", "flagged", "hardware", langParam, "metric", "model", "quant", "queued", "submitter", "version"}
 	compareParams     = []string{langParam, "runs"}
+	// reportParams: the grid's metric and the price per kWh (RunPage).
+	reportParams = []string{"kwh", langParam, "metric"}
 	// historyParams: readHistoryQuery.
 	historyParams = []string{"cell", "engine", "hardware", langParam, "model", "quant"}
 )
@@ -60,7 +62,7 @@ var (
 // by route pattern (routes.go). Everything else is answered fresh.
 var cachedRoutes = map[string]cachedRoute{
 	"/":                    {scopeSite, langOnly},
-	"/runs/{id}":           {scopeRun, langOnly},
+	"/runs/{id}":           {scopeRun, reportParams},
 	"/runs/{id}.json":      {scopeRun, langOnly},
 	"/runs/{id}.csv":       {scopeRun, langOnly},
 	"/runs/{id}.md":        {scopeRun, langOnly},
