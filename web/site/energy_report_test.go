@@ -162,4 +162,3 @@ func TestEnergyRunJSON(t *testing.T) {
 		t.Error("the 0.2.0 run's JSON does not say its power is unknown with nulls")
 	}
 }
-
