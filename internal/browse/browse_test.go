@@ -214,8 +214,15 @@ func TestLeaderboardPage(t *testing.T) {
 	if r.Value != "1,234 ms" || r.Href != "/runs/r2?cell=12288-8#cell-12288-8" || r.Model.Href != "/models/qwen-qwen3-8b" {
 		t.Errorf("row = %+v", r)
 	}
-	if r.Submitter.Href != "" || r.Submitter.Text != "“Sandberg” (claimed, not verified)" {
-		t.Errorf("a submitter without a slug = %+v", r.Submitter)
+	// A claimed name is shown bare, marked (the table's legend explains
+	// the mark), not with the long wording on every row.
+	if r.Submitter.Href != "" || r.Submitter.Text != "Sandberg" || !r.Claimed {
+		t.Errorf("a submitter without a slug = %+v, claimed %v", r.Submitter, r.Claimed)
+	}
+	// Lower is better: the best row's bar is whole, the slower one's its
+	// share of the best (96.4 ÷ 1,234.4 ms).
+	if p.Rows[0].Bar != 100 || r.Bar != 8 {
+		t.Errorf("bars = %d, %d, want 100, 8", p.Rows[0].Bar, r.Bar)
 	}
 	if len(p.Queued) != 1 || p.Queued[0].Rank != 0 || !p.Queued[0].Demo {
 		t.Errorf("queued = %+v", p.Queued)
@@ -278,5 +285,26 @@ func TestSearchPage(t *testing.T) {
 	}
 	if p.Query != "rtx" {
 		t.Errorf("query = %q", p.Query)
+	}
+}
+
+func TestLeaderboardPageTokensPerJoule(t *testing.T) {
+	l := localizer(t, "en")
+	q := store.LeaderQuery{Concurrency: 1, Metric: store.MetricTPJ}
+	verified := leaderRow("r2", 0.196)
+	verified.SubmitterSlug = "sandberg"
+	p := NewLeaderboardPage(l, Board{Query: q, Rows: []store.LeaderRow{leaderRow("r1", 0.392), verified}, Unpowered: 3}, choices())
+	if p.Rows[0].Value != "0.392 tok/J" || p.Rows[0].Bar != 100 || p.Rows[1].Bar != 50 {
+		t.Errorf("rows = %+v", p.Rows)
+	}
+	if p.Rows[1].Claimed || p.Rows[1].Submitter.Text != "Sandberg" || p.Rows[1].Submitter.Href != "/submitters/sandberg" {
+		t.Errorf("a verified submitter = %+v", p.Rows[1])
+	}
+	if p.Unpowered != "3 setups without power measurements are not ranked." || p.Note == "" {
+		t.Errorf("unpowered %q, note %q", p.Unpowered, p.Note)
+	}
+	p = NewLeaderboardPage(l, Board{Query: store.LeaderQuery{Concurrency: 1, Metric: store.MetricTotal}, Unpowered: 3}, choices())
+	if p.Unpowered != "" || p.Note != "" {
+		t.Errorf("a tok/s board says %q %q", p.Unpowered, p.Note)
 	}
 }

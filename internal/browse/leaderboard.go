@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -24,6 +25,9 @@ type Board struct {
 	// loaded when ShowQueued asks for them.
 	Rows, Queued []store.LeaderRow
 	ShowQueued   bool
+	// Unpowered is how many groups a tokens-per-joule board leaves out
+	// for want of a power measurement (store.Unpowered).
+	Unpowered int
 }
 
 // NewLeaderboardPage is /leaderboard: the grid point, metric and filter
@@ -45,6 +49,12 @@ func NewLeaderboardPage(l *i18n.Localizer, b Board, choices Choices) Leaderboard
 	}, p.Form.Selects...)
 	p.Heading = l.T("leaderboard.heading", map[string]any{"Context": report.ContextLabel(q.Context),
 		"Concurrency": l.Int(int64(q.Concurrency)), "Metric": l.T("metric."+q.Metric, nil)})
+	if q.Metric == store.MetricTPJ {
+		p.Note = l.T("energy.note", nil)
+		if b.Unpowered > 0 {
+			p.Unpowered = l.N("leaderboard.unpowered", b.Unpowered, nil)
+		}
+	}
 	return p
 }
 
@@ -53,17 +63,23 @@ func NewLeaderboardPage(l *i18n.Localizer, b Board, choices Choices) Leaderboard
 // ones (queued cells) have rank 0.
 func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, ranked bool) []LeaderRow {
 	out := make([]LeaderRow, len(rows))
+	best := bestValue(q.Metric, rows)
 	for i, r := range rows {
+		// Only a verified name has a slug (store/bests: runIdentities); a
+		// claimed one is shown bare, with a mark the legend explains.
+		submitter := link(r.SubmitterSlug, r.Submitter, paths.Submitter)
+		claimed := r.Submitter != "" && r.SubmitterSlug == ""
 		out[i] = LeaderRow{
-			RunID:    r.RunID,
-			Href:     paths.RunCell(r.RunID, q.Context, q.Concurrency),
-			Model:    link(r.ModelSlug, r.ModelName, paths.Model),
-			Hardware: link(r.HardwareSlug, r.HardwareName, paths.Hardware),
-			Engine:   link(r.EngineSlug, r.EngineName, paths.Engine),
-			// Only a verified name has a slug (store/bests: runIdentities).
-			Submitter:    link(r.SubmitterSlug, report.Submitter(l, r.Submitter, r.SubmitterSlug != ""), paths.Submitter),
+			RunID:        r.RunID,
+			Href:         paths.RunCell(r.RunID, q.Context, q.Concurrency),
+			Model:        link(r.ModelSlug, r.ModelName, paths.Model),
+			Hardware:     link(r.HardwareSlug, r.HardwareName, paths.Hardware),
+			Engine:       link(r.EngineSlug, r.EngineName, paths.Engine),
+			Submitter:    submitter,
+			Claimed:      claimed,
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
 			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, AboveBound: r.AboveBound,
+			Bar: barPercent(q.Metric, r.Value, best),
 		}
 		if ranked {
 			out[i].Rank = i + 1
@@ -74,10 +90,39 @@ func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, 
 
 // formatMetric formats a leaderboard value as the report formats it.
 func formatMetric(l *i18n.Localizer, metric string, v float64) string {
-	if metric == store.MetricTTFT {
+	switch metric {
+	case store.MetricTTFT:
 		return report.FormatTTFT(l, &v)
+	case store.MetricTPJ:
+		return report.FormatTPJ(l, &v)
 	}
 	return report.FormatTPS(l, &v)
+}
+
+// bestValue is the best of rows' values under metric: the highest, or
+// the lowest for time to first token; 0 when none is positive.
+func bestValue(metric string, rows []store.LeaderRow) float64 {
+	best := 0.0
+	for _, r := range rows {
+		if r.Value > 0 && (best == 0 || (metric == store.MetricTTFT) == (r.Value < best)) {
+			best = r.Value
+		}
+	}
+	return best
+}
+
+// barPercent is v's bar against the best: v ÷ best, or best ÷ v where
+// lower is better, in whole percent from 1 (a bar too short to see still
+// shows) to 100.
+func barPercent(metric string, v, best float64) int {
+	if v <= 0 || best <= 0 {
+		return 0
+	}
+	share := v / best
+	if metric == store.MetricTTFT {
+		share = best / v
+	}
+	return max(1, min(100, int(math.Round(share*100))))
 }
 
 func pointSelect(name, label string, values []int, current int, format func(int) string) Select {
@@ -98,4 +143,10 @@ func metricSelect(l *i18n.Localizer, current string) Select {
 		sel.Options = append(sel.Options, Option{Value: m, Label: l.T("metric."+m, nil), Selected: m == current})
 	}
 	return sel
+}
+
+// AnyClaimed reports whether a row shows a claimed name: the table then
+// shows the legend of the claimed mark.
+func AnyClaimed(rows []LeaderRow) bool {
+	return slices.ContainsFunc(rows, func(r LeaderRow) bool { return r.Claimed })
 }

@@ -65,6 +65,13 @@ type LeaderRow struct {
 	Model, Hardware, Engine, Submitter Link
 	Quantization, EngineVersion, Value string
 	Demo, AboveBound                   bool
+	// Claimed marks a submitter's name typed into the upload, not an
+	// account's: the row shows the name with a mark the legend explains.
+	Claimed bool
+	// Bar is the row's value as a share of the board's best, in percent
+	// (for a lower-is-better metric the best ÷ the value): the length of
+	// the row's inline bar.
+	Bar int
 }
 
 // LeaderboardPage is /leaderboard.
@@ -72,7 +79,11 @@ type LeaderboardPage struct {
 	Form FilterForm
 	// Heading names the cell and metric: "0 context × 1 request · total tok/s".
 	Heading string
-	Rows    []LeaderRow
+	// Note says what the metric measures where the heading cannot (the
+	// board power, not the machine's); Unpowered how many setups it
+	// leaves out for want of a power measurement ("" when none).
+	Note, Unpowered string
+	Rows            []LeaderRow
 	// Queued are the best queued cells, flagged, shown below when asked.
 	Queued     []LeaderRow
 	ShowQueued bool

@@ -42,11 +42,37 @@ const MaxKWhPrice = 1000
 // "0,30" as many write it); empty, unreadable or out of range is
 // run.DefaultKWhPrice, so the address alone decides the page.
 func ParseKWhPrice(s string) float64 {
-	v, err := strconv.ParseFloat(strings.Replace(strings.TrimSpace(s), ",", ".", 1), 64)
-	if err != nil || math.IsNaN(v) || v < 0 || v > MaxKWhPrice {
+	v, ok := ReadKWhPrice(s)
+	if !ok {
 		return run.DefaultKWhPrice
 	}
 	return v
+}
+
+// ReadKWhPrice is ParseKWhPrice for a handler that refuses what it cannot
+// read: ok is false for a value that is no price from 0 to MaxKWhPrice
+// ("abc", "-1", "NaN"); empty is run.DefaultKWhPrice.
+func ReadKWhPrice(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return run.DefaultKWhPrice, true
+	}
+	v, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > MaxKWhPrice {
+		return 0, false
+	}
+	return v, true
+}
+
+// ReadMetric is ParseMetric for a handler that refuses what it cannot
+// read: ok is false for a metric the grid does not show; empty is
+// MetricTPS.
+func ReadMetric(s string) (Metric, bool) {
+	if s == "" {
+		return MetricTPS, true
+	}
+	m := Metric(s)
+	return m, slices.Contains(Metrics, m)
 }
 
 // EnergyView is the report's "Energy and health" section and its metric

@@ -20,6 +20,26 @@ func TestParseKWhPrice(t *testing.T) {
 	}
 }
 
+func TestReadRefusesWhatParseDefaults(t *testing.T) {
+	for _, in := range []string{"abc", "-1", "NaN", "1e9"} {
+		if _, ok := ReadKWhPrice(in); ok {
+			t.Errorf("ReadKWhPrice(%q) reads it", in)
+		}
+	}
+	if v, ok := ReadKWhPrice("0,25"); !ok || v != 0.25 {
+		t.Errorf("ReadKWhPrice(0,25) = %g, %v", v, ok)
+	}
+	if v, ok := ReadKWhPrice(""); !ok || v != run.DefaultKWhPrice {
+		t.Errorf("ReadKWhPrice() = %g, %v", v, ok)
+	}
+	if _, ok := ReadMetric("<script>"); ok {
+		t.Error("ReadMetric reads an unknown metric")
+	}
+	if m, ok := ReadMetric(""); !ok || m != MetricTPS {
+		t.Errorf("ReadMetric() = %q, %v", m, ok)
+	}
+}
+
 // withPower is the report fixture with the 0.7.8 sample's 0×1 cell
 // telemetry on its first cell (152.2 tok/s there: 0.392 tok/J) and a
 // power-capped verdict on its second.

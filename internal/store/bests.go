@@ -21,6 +21,7 @@ const (
 	MetricTotal      = bests.MetricTotal
 	MetricPerRequest = bests.MetricPerRequest
 	MetricTTFT       = bests.MetricTTFT
+	MetricTPJ        = bests.MetricTPJ
 )
 
 // Metrics lists the leaderboard metrics in the order forms offer them.

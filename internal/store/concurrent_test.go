@@ -45,15 +45,16 @@ func TestConcurrentNewIdentities(t *testing.T) {
 		return
 	}
 	// Every round is one browse group of 16 runs with a best cell per grid
-	// point and metric (48 × 3), and its six identities named once each.
+	// point and metric (48 × 4: the runs measured board power, so tokens
+	// per joule ranks too), and its six identities named once each.
 	if _, err := s.FoldCounts(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM browse_groups WHERE runs = $1`, writers); n != rounds {
 		t.Errorf("%d groups of %d runs, want %d", n, writers, rounds)
 	}
-	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells`); n != rounds*48*3 {
-		t.Errorf("%d best cells, want %d", n, rounds*48*3)
+	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells`); n != rounds*48*4 {
+		t.Errorf("%d best cells, want %d", n, rounds*48*4)
 	}
 	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM identities WHERE slug LIKE '%race%'`); n != rounds*6 {
 		t.Errorf("%d identities, want %d", n, rounds*6)

@@ -74,6 +74,11 @@ func (s *Handlers) LeaderboardPage(w http.ResponseWriter, r *http.Request) error
 	if b.Rows, err = s.store.Leaderboard(ctx, q); err != nil {
 		return err
 	}
+	if q.Metric == store.MetricTPJ {
+		if b.Unpowered, err = s.store.Unpowered(ctx, q); err != nil {
+			return err
+		}
+	}
 	if b.ShowQueued {
 		qq := q
 		qq.Queued = true

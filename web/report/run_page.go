@@ -26,6 +26,18 @@ func (s *Handlers) RunPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	l := i18n.FromContext(ctx)
+	// The grid's metric and the price per kWh are in the address (the
+	// metric switch's links and price form), so each variant is a page of
+	// its own; a value the page cannot read is refused, naming it.
+	qv := r.URL.Query()
+	metric, ok := report.ReadMetric(qv.Get("metric"))
+	if !ok {
+		return badParam("metric")
+	}
+	price, ok := report.ReadKWhPrice(qv.Get("kwh"))
+	if !ok {
+		return badParam("kwh")
+	}
 	rep, err := s.store.GetRunReport(ctx, id)
 	if err != nil {
 		return s.GoneOr(r, id, err)
@@ -41,6 +53,7 @@ func (s *Handlers) RunPage(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "no-cache")
 	origin := s.Origin(r)
 	view := report.Build(run, l)
+	view.SetEnergy(run, l, metric, price)
 	if historyURL := historyLink(rep); historyURL != "" {
 		view.HistoryURL, view.HistoryText = historyURL, l.T("history.link", map[string]any{"Engine": run.Engine.Name})
 	}
@@ -67,4 +80,10 @@ func historyLink(rep *store.RunReport) string {
 		return ""
 	}
 	return history.URL(rep.Setup)
+}
+
+// badParam refuses a query parameter's value the page cannot read,
+// naming the parameter.
+func badParam(name string) error {
+	return &kit.HTTPError{Status: http.StatusBadRequest, Key: "error.bad_param", Data: map[string]any{"Name": name}}
 }

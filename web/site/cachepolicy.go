@@ -54,6 +54,8 @@ var (
 	// point, flagged) and the queued toggle.
 	leaderboardParams = []string{"conc", "ctx", "engine", "flagged", "hardware", langParam, "metric", "model", "quant", "queued", "submitter", "version"}
 	compareParams     = []string{langParam, "runs"}
+	// reportParams: the grid's metric and the price per kWh (RunPage).
+	reportParams = []string{"kwh", langParam, "metric"}
 	// historyParams: readHistoryQuery.
 	historyParams = []string{"cell", "engine", "hardware", langParam, "model", "quant"}
 	// planParams: plan.ParseRequest's. Only the page is kept: a route
@@ -86,7 +88,7 @@ func sortedParams(params []string) []string {
 // by route pattern (routes.go). Everything else is answered fresh.
 var cachedRoutes = map[string]cachedRoute{
 	"/":                    {scopeSite, langOnly},
-	"/runs/{id}":           {scopeSite, langOnly},
+	"/runs/{id}":           {scopeSite, reportParams},
 	"/runs/{id}.json":      {scopeRun, langOnly},
 	"/runs/{id}.csv":       {scopeRun, langOnly},
 	"/runs/{id}.md":        {scopeRun, langOnly},

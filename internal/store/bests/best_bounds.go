@@ -74,9 +74,10 @@ type boundPoint struct {
 }
 
 // boundMetrics and boundStatuses code a point's metric and status in a
-// byte each: a table of bests holds no others (migration 0019's checks).
+// byte each: a table of bests holds no others (the checks of migrations
+// 0019 and 0033).
 var (
-	boundMetrics  = map[string]uint8{"total_tps": 1, "per_request_tps": 2, "ttft_ms": 3}
+	boundMetrics  = map[string]uint8{"total_tps": 1, "per_request_tps": 2, "ttft_ms": 3, "tokens_per_joule": 4}
 	boundStatuses = map[string]uint8{"valid": 1, "queued": 2}
 )
 

@@ -38,8 +38,7 @@ SELECT c.context, c.concurrency, m.metric, c.status,
 	bestCellsFrom = `
 FROM decode_cells c
 JOIN runs r ON r.id = c.run_id
-CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
-    ('ttft_ms', c.ttft_ms)) AS m (metric, v)` + bestCellsWhere
+` + metricValues + bestCellsWhere
 	// bestCellsWhere is which of the cells of decode_cells c, of runs r,
 	// with their metrics m, rank (liveCellsFrom shares it).
 	bestCellsWhere = `

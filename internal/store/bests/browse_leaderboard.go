@@ -15,10 +15,23 @@ const (
 	MetricTotal      = "total_tps"
 	MetricPerRequest = "per_request_tps"
 	MetricTTFT       = "ttft_ms" // lower is better
+	// MetricTPJ is tokens per joule: total tok/s ÷ the cell's average GPU
+	// board power (tpjSQL); cells without a measured power do not rank.
+	MetricTPJ = "tokens_per_joule"
 )
 
 // Metrics lists the leaderboard metrics in the order forms offer them.
-var Metrics = []string{MetricTotal, MetricPerRequest, MetricTTFT}
+var Metrics = []string{MetricTotal, MetricPerRequest, MetricTTFT, MetricTPJ}
+
+// tpjSQL is a decode cell c's tokens per joule in SQL, run.TokensPerJoule's
+// rule: NULL unless its average board power is positive (a total tok/s
+// that is not is left out by the rankings' positive-value rule).
+const tpjSQL = `CASE WHEN (c.telemetry->>'power_w')::float8 > 0 THEN c.total_tps / (c.telemetry->>'power_w')::float8 END`
+
+// metricValues lists a decode cell c's metrics, as the rows (metric, v) of
+// m: what the tables of bests and the live boards rank.
+const metricValues = `CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
+    ('ttft_ms', c.ttft_ms), ('tokens_per_joule', ` + tpjSQL + `)) AS m (metric, v)`
 
 // LeaderQuery asks for one grid point's ranking.
 type LeaderQuery struct {
@@ -99,21 +112,8 @@ func (s *Bests) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 // leaderboard is Leaderboard, ranked from the runs' own cells whatever the
 // filter when live is set: what the tables of bests must equal.
 func (s *Bests) leaderboard(ctx context.Context, lq LeaderQuery, live bool) (_ []LeaderRow, err error) {
-	if !validMetric(lq.Metric) {
-		return nil, fmt.Errorf("unknown metric %q", lq.Metric)
-	}
 	var q query
-	var from string
-	t, stored := lq.Filter.bests()
-	switch {
-	case live || !stored:
-		from, err = s.liveBests(ctx, &q, lq, "")
-	case lq.IncludeFlagged:
-		from, err = s.bestsWithFlagged(ctx, &q, lq, t)
-	default:
-		from = t.name + " b"
-		err = s.storedBests(ctx, &q, lq)
-	}
+	from, err := s.boardFrom(ctx, &q, lq, live)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +131,53 @@ ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoin
 		l.UploadedAt = l.UploadedAt.UTC()
 		return l, err
 	})
+}
+
+// Unpowered counts the groups lq's board under MetricTPJ leaves out for
+// want of a measured power: those that rank at its point and filters by
+// total tok/s but have no cell with a board power there. Groups rather
+// than runs: the tables of bests answer it by two counts of one point's
+// rows, where counting runs would read every matching run's cell.
+func (s *Bests) Unpowered(ctx context.Context, lq LeaderQuery) (_ int, err error) {
+	defer db.Wrap(&err, "Unpowered(%+v)", lq)
+	lq.Metric = MetricTotal
+	total, err := s.countBoard(ctx, lq)
+	if err != nil {
+		return 0, err
+	}
+	lq.Metric = MetricTPJ
+	powered, err := s.countBoard(ctx, lq)
+	return max(0, total-powered), err
+}
+
+// countBoard is how many groups lq's board would rank with no limit.
+func (s *Bests) countBoard(ctx context.Context, lq LeaderQuery) (int, error) {
+	lq.Limit = 1 << 30 // bestsWithFlagged's inner limit: every stored best
+	var q query
+	from, err := s.boardFrom(ctx, &q, lq, false)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = s.db.Public().QueryRow(ctx, `SELECT count(*) FROM `+from+q.sql(), q.args...).Scan(&n)
+	return n, err
+}
+
+// boardFrom is the best cells b of lq's board, one per group, with their
+// conditions and arguments in q: a table of bests where the filter has
+// one, else (or when live is set) the runs' own cells.
+func (s *Bests) boardFrom(ctx context.Context, q *query, lq LeaderQuery, live bool) (string, error) {
+	if !validMetric(lq.Metric) {
+		return "", fmt.Errorf("unknown metric %q", lq.Metric)
+	}
+	t, stored := lq.Filter.bests()
+	switch {
+	case live || !stored:
+		return s.liveBests(ctx, q, lq, "")
+	case lq.IncludeFlagged:
+		return s.bestsWithFlagged(ctx, q, lq, t)
+	}
+	return t.name + " b", s.storedBests(ctx, q, lq)
 }
 
 // dest is where a row of leaderColumns scans into, in their order. By
@@ -199,8 +246,7 @@ func liveCellsFrom(point string) string {
 	return `
 FROM runs r
 CROSS JOIN LATERAL (SELECT * FROM decode_cells c WHERE c.run_id = r.id AND ` + point + ` OFFSET 0) AS c
-CROSS JOIN LATERAL (VALUES ('total_tps', c.total_tps), ('per_request_tps', c.per_request_tps),
-    ('ttft_ms', c.ttft_ms)) AS m (metric, v)`
+` + metricValues
 }
 
 // bestsWithFlagged is lq's board with the runs above the physical bound

@@ -88,7 +88,8 @@ func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k be
 			name string
 			v    *float64
 			sign float64
-		}{{"total_tps", c.TotalTPS, -1}, {"per_request_tps", c.PerRequestTPS, -1}, {"ttft_ms", c.TTFTms, 1}} {
+		}{{"total_tps", c.TotalTPS, -1}, {"per_request_tps", c.PerRequestTPS, -1}, {"ttft_ms", c.TTFTms, 1},
+			{"tokens_per_joule", c.TokensPerJoule(), -1}} {
 			if m.v == nil || !(*m.v > 0) {
 				continue
 			}

@@ -65,6 +65,9 @@ func TestFlaggedBoardMatchesLive(t *testing.T) {
 	const m = "Qwen/Qwen3-8B"
 	add := func(gpu string, status run.Status, total, ttft float64, min int, flagged bool) string {
 		r := storetest.CellRun(m, gpu, "vLLM", status, total, ttft, min)
+		for i := range r.Decode { // ranked by tokens per joule too
+			r.Decode[i].PowerW = run.F(400 + float64(min))
+		}
 		if flagged {
 			r.Flags = []string{run.FlagAboveBound}
 		}
