@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // claimedExports are the exports that name who uploaded a run, and the
@@ -16,16 +18,16 @@ var claimedExports = []string{".md", ".bbcode", ".txt", ".csv", "/embed", "/grid
 // reader's language; an upload with a token is marked verified, with the
 // slug of its account's page.
 func TestClaimedNameInExports(t *testing.T) {
-	s := newSite(t)
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	body, ct := multipartBody(t, seed, "b.json", map[string]string{"submitter": "mallory"})
-	resp, out := s.post(t, ct, body)
+	s := webtest.NewSite(t)
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	body, ct := webtest.MultipartBody(t, seed, "b.json", map[string]string{"submitter": "mallory"})
+	resp, out := s.Post(t, ct, body)
 	if resp.StatusCode != 201 {
 		t.Fatalf("anonymous upload = %d %v", resp.StatusCode, out)
 	}
 	claimed := out["id"].(string)
-	tok := mintToken(t, s, "Sandberg", "")
-	resp, out = lilBench(t, s, "POST", "/api/bench/runs", tok, lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
+	tok := webtest.MintToken(t, s, "Sandberg", "")
+	resp, out = webtest.LilBench(t, s, "POST", "/api/bench/runs", tok, webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("token upload = %d %v", resp.StatusCode, out)
 	}
@@ -43,13 +45,13 @@ func TestClaimedNameInExports(t *testing.T) {
 		}
 		exportSays(t, s, "/runs/"+verified+ext+"?lang=en", want, "claimed")
 	}
-	if _, csv := s.get(t, "/runs/"+verified+".csv?lang=en"); !strings.Contains(csv, ",Sandberg,true,,\r\n") {
+	if _, csv := s.Get(t, "/runs/"+verified+".csv?lang=en"); !strings.Contains(csv, ",Sandberg,true,,\r\n") {
 		t.Errorf("the verified run's CSV rows do not end in Sandberg,true and no organisation:\n%.400s", csv)
 	}
-	if _, csv := s.get(t, "/runs/"+claimed+".csv?lang=en"); !strings.Contains(csv, `,"“mallory” (claimed, not verified)",false,,`+"\r\n") {
+	if _, csv := s.Get(t, "/runs/"+claimed+".csv?lang=en"); !strings.Contains(csv, `,"“mallory” (claimed, not verified)",false,,`+"\r\n") {
 		t.Errorf("the claimed run's CSV rows do not end in the claimed name, false and no organisation:\n%.400s", csv)
 	}
-	if _, page := s.get(t, "/runs/"+verified+"/embed?lang=en"); !strings.Contains(page, `data-verified="true"`) {
+	if _, page := s.Get(t, "/runs/"+verified+"/embed?lang=en"); !strings.Contains(page, `data-verified="true"`) {
 		t.Error("the verified run's embed lacks the verified mark")
 	}
 	runSubmitterIs(t, s, claimed, `{"slug":"","name":"mallory","verified":false}`)
@@ -57,9 +59,9 @@ func TestClaimedNameInExports(t *testing.T) {
 }
 
 // exportSays fetches path and wants it to contain want and none of bad.
-func exportSays(t *testing.T, s *testSite, path, want string, bad ...string) {
+func exportSays(t *testing.T, s *webtest.Site, path, want string, bad ...string) {
 	t.Helper()
-	resp, body := s.get(t, path)
+	resp, body := s.Get(t, path)
 	if resp.StatusCode != 200 || !strings.Contains(body, want) {
 		t.Errorf("%s = %d without %q", path, resp.StatusCode, want)
 	}
@@ -71,10 +73,10 @@ func exportSays(t *testing.T, s *testSite, path, want string, bad ...string) {
 }
 
 // runSubmitterIs: both addresses of run id's JSON give this submitter.
-func runSubmitterIs(t *testing.T, s *testSite, id, want string) {
+func runSubmitterIs(t *testing.T, s *webtest.Site, id, want string) {
 	t.Helper()
 	for _, path := range []string{"/runs/" + id + ".json", "/api/v1/runs/" + id} {
-		_, raw := s.get(t, path)
+		_, raw := s.Get(t, path)
 		var doc struct {
 			Submitter json.RawMessage `json:"submitter"`
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/store"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestLookalikeNames: names are compared by what they look like. With an
@@ -19,23 +20,23 @@ import (
 // slug that looks like one in use is refused at sign-up and at the
 // creation of an organisation, with words of its own.
 func TestLookalikeNames(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	ctx := context.Background()
-	newVisitor(t, s).signup("alice", "alice@example.com", testPassword)
-	bob := newVisitor(t, s)
-	bob.signup("bob", "bob@example.com", testPassword)
-	if resp, page := bob.post("/account/orgs", url.Values{"org_slug": {"acme"}, "org_name": {"Acme Labs"}}); resp.StatusCode != 303 {
+	webtest.NewVisitor(t, s).Signup("alice", "alice@example.com", webtest.Password)
+	bob := webtest.NewVisitor(t, s)
+	bob.Signup("bob", "bob@example.com", webtest.Password)
+	if resp, page := bob.Post("/account/orgs", url.Values{"org_slug": {"acme"}, "org_name": {"Acme Labs"}}); resp.StatusCode != 303 {
 		t.Fatalf("creating acme = %d: %.300s", resp.StatusCode, page)
 	}
-	newVisitor(t, s).signup("carol", "carol@example.com", testPassword)
-	carol, err := s.store.AccountByHandle(ctx, "carol")
+	webtest.NewVisitor(t, s).Signup("carol", "carol@example.com", webtest.Password)
+	carol, err := s.Store.AccountByHandle(ctx, "carol")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.store.DeleteAccount(ctx, carol.ID); err != nil { // carol is retired
+	if err := s.Store.DeleteAccount(ctx, carol.ID); err != nil { // carol is retired
 		t.Fatal(err)
 	}
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 
 	for _, c := range []struct{ name, words string }{
 		{"аlice", "looks like"},          // Cyrillic а
@@ -50,8 +51,8 @@ func TestLookalikeNames(t *testing.T) {
 		{" alice ", "is the handle"},     // idem
 		{"alice\u00a0", "is the handle"}, // idem
 	} {
-		body, ct := multipartBody(t, seed, "b.json", map[string]string{"submitter": c.name})
-		resp, out := s.post(t, ct, body, "Accept-Language: en")
+		body, ct := webtest.MultipartBody(t, seed, "b.json", map[string]string{"submitter": c.name})
+		resp, out := s.Post(t, ct, body, "Accept-Language: en")
 		probs, _ := out["problems"].([]any)
 		var path, msg string
 		if len(probs) > 0 {
@@ -63,12 +64,12 @@ func TestLookalikeNames(t *testing.T) {
 			t.Errorf("anonymous upload as %+q = %d %v, want 422 naming submitter, saying %q", c.name, resp.StatusCode, out, c.words)
 		}
 	}
-	body, ct := multipartBody(t, seed, "b.json", map[string]string{"submitter": "аlice"})
-	if resp, page := newVisitor(t, s).upload(body, ct); resp.StatusCode != 422 || !strings.Contains(page, `id="f-submitter-error"`) {
+	body, ct := webtest.MultipartBody(t, seed, "b.json", map[string]string{"submitter": "аlice"})
+	if resp, page := webtest.NewVisitor(t, s).Upload(body, ct); resp.StatusCode != 422 || !strings.Contains(page, `id="f-submitter-error"`) {
 		t.Errorf("form upload as Cyrillic аlice = %d, want 422 with the message at the submitter field", resp.StatusCode)
 	}
-	body, ct = multipartBody(t, seed, "b.json", map[string]string{"submitter": "alicia"})
-	if resp, out := s.post(t, ct, body); resp.StatusCode != 201 {
+	body, ct = webtest.MultipartBody(t, seed, "b.json", map[string]string{"submitter": "alicia"})
+	if resp, out := s.Post(t, ct, body); resp.StatusCode != 201 {
 		t.Errorf("anonymous upload as alicia, a name nobody has = %d %v, want 201", resp.StatusCode, out)
 	}
 
@@ -77,24 +78,24 @@ func TestLookalikeNames(t *testing.T) {
 	// the retired carol.
 	lookalike := "looks like a name already in use"
 	for _, handle := range []string{"a1ice", "acrne", "caro1"} {
-		resp, page := newVisitor(t, s).post("/signup?lang=en", url.Values{"handle": {handle},
-			"email": {handle + "@example.com"}, "password": {testPassword}})
+		resp, page := webtest.NewVisitor(t, s).Post("/signup?lang=en", url.Values{"handle": {handle},
+			"email": {handle + "@example.com"}, "password": {webtest.Password}})
 		if resp.StatusCode != 422 || !strings.Contains(page, lookalike) {
 			t.Errorf("sign-up as %s = %d, want 422 saying the handle %q: %.300s", handle, resp.StatusCode, lookalike, page)
 		}
 	}
-	if _, err := s.store.AccountByHandle(ctx, "a1ice"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Store.AccountByHandle(ctx, "a1ice"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a1ice exists after its refused sign-up (%v)", err)
 	}
 
 	// An organisation: b0b looks like bob, a1ice like alice, acrne like acme.
 	for _, slug := range []string{"b0b", "a1ice", "acrne"} {
-		resp, page := bob.post("/account/orgs?lang=en", url.Values{"org_slug": {slug}, "org_name": {"Look-alike"}})
+		resp, page := bob.Post("/account/orgs?lang=en", url.Values{"org_slug": {slug}, "org_name": {"Look-alike"}})
 		if resp.StatusCode != 422 || !strings.Contains(page, "That short name "+lookalike) {
 			t.Errorf("creating the organisation %s = %d, want 422 saying it %q: %.300s", slug, resp.StatusCode, lookalike, page)
 		}
 	}
-	if resp, page := bob.post("/account/orgs", url.Values{"org_slug": {"bobs-lab"}, "org_name": {"Bob’s lab"}}); resp.StatusCode != 303 {
+	if resp, page := bob.Post("/account/orgs", url.Values{"org_slug": {"bobs-lab"}, "org_name": {"Bob’s lab"}}); resp.StatusCode != 303 {
 		t.Errorf("creating bobs-lab, unlike any name = %d: %.300s", resp.StatusCode, page)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // apiCall is one request to a documented operation and the status it must
@@ -29,7 +30,7 @@ type apiCall struct {
 // (each answer is checked against the document: status, headers, JSON
 // shape), and checks that every /api route of the router is documented.
 func TestOpenAPI(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	doc, v := openAPIDocument(t, s)
 	model, err := doc.BuildV3Model()
 	if err != nil {
@@ -75,7 +76,7 @@ func TestOpenAPI(t *testing.T) {
 	}
 }
 
-func checkCall(t *testing.T, s *testSite, v validator.Validator, method string, c apiCall) {
+func checkCall(t *testing.T, s *webtest.Site, v validator.Validator, method string, c apiCall) {
 	t.Helper()
 	req, _ := http.NewRequest(method, s.URL+c.path, bytes.NewReader(c.body))
 	for _, h := range c.headers {
@@ -102,9 +103,9 @@ func checkCall(t *testing.T, s *testSite, v validator.Validator, method string, 
 }
 
 // openAPIDocument fetches /api/openapi.json and validates it.
-func openAPIDocument(t *testing.T, s *testSite) (libopenapi.Document, validator.Validator) {
+func openAPIDocument(t *testing.T, s *webtest.Site) (libopenapi.Document, validator.Validator) {
 	t.Helper()
-	resp, raw := s.get(t, "/api/openapi.json")
+	resp, raw := s.Get(t, "/api/openapi.json")
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("/api/openapi.json = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -126,18 +127,18 @@ func openAPIDocument(t *testing.T, s *testSite) (libopenapi.Document, validator.
 
 // documentedCalls are the calls that exercise each documented operation,
 // answers and refusals alike.
-func documentedCalls(t *testing.T, s *testSite) map[string][]apiCall {
+func documentedCalls(t *testing.T, s *webtest.Site) map[string][]apiCall {
 	t.Helper()
-	tok := mintToken(t, s, "documented", "")
-	other := mintToken(t, s, "someone-else", "")
-	anon := s.seed(t)
+	tok := webtest.MintToken(t, s, "documented", "")
+	other := webtest.MintToken(t, s, "someone-else", "")
+	anon := s.Seed(t)
 	bearer, otherBearer := "Authorization: Bearer "+tok, "Authorization: Bearer "+other
 	unknown, _ := accounts.NewToken()
 	json := "Content-Type: application/json"
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	v020 := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json")
-	lb := lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_1gpu.json")
-	_, owned := s.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	v020 := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.2.0.json")
+	lb := webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_1gpu.json")
+	_, owned := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"), bearer)
 	ownedID := owned["id"].(string)
 	orgRun := orgTokenRun(t, s)
 	return map[string][]apiCall{
@@ -189,27 +190,27 @@ func documentedCalls(t *testing.T, s *testSite) map[string][]apiCall {
 
 // orgTokenRun uploads a run with the token of an organisation's member,
 // checks that its document names the organisation, and returns its id.
-func orgTokenRun(t *testing.T, s *testSite) string {
+func orgTokenRun(t *testing.T, s *webtest.Site) string {
 	t.Helper()
 	ctx := context.Background()
-	if err := s.store.CreateSubmitter(ctx, "documented-member", "docs-lab"); err != nil {
+	if err := s.Store.CreateSubmitter(ctx, "documented-member", "docs-lab"); err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.store.AccountByHandle(ctx, "documented-member")
+	a, err := s.Store.AccountByHandle(ctx, "documented-member")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tok, _ := accounts.NewToken()
-	if err := s.store.CreateOrgToken(ctx, a.ID, "docs-lab", tok.Hash, tok.Prefix); err != nil {
+	if err := s.Store.CreateOrgToken(ctx, a.ID, "docs-lab", tok.Hash, tok.Prefix); err != nil {
 		t.Fatal(err)
 	}
-	_, out := s.post(t, "application/json", readFile(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"), "Authorization: Bearer "+tok.Secret)
+	_, out := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"), "Authorization: Bearer "+tok.Secret)
 	id, _ := out["id"].(string)
-	if _, doc := s.get(t, "/api/v1/runs/"+id); !strings.Contains(doc, `"org": {`) || !strings.Contains(doc, `"slug": "docs-lab"`) {
+	if _, doc := s.Get(t, "/api/v1/runs/"+id); !strings.Contains(doc, `"org": {`) || !strings.Contains(doc, `"slug": "docs-lab"`) {
 		t.Errorf("the org token's run %q does not name its org: %.300s", id, doc)
 	}
 	// The document describes it: Submitter has the org property.
-	_, raw := s.get(t, "/api/openapi.json")
+	_, raw := s.Get(t, "/api/openapi.json")
 	var doc struct {
 		Components struct {
 			Schemas struct {

@@ -1,44 +1,24 @@
 package site_test
 
 import (
-	"bytes"
 	"context"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// do sends a request with headers ("Name: value") and returns status and body.
-func (s *testSite) do(t testing.TB, method, path string, body []byte, headers ...string) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(resp.Body)
-	return resp, buf.String()
-}
 
 // TestDeleteRun: only the owning token deletes a run.
 func TestDeleteRun(t *testing.T) {
-	s := newSite(t)
-	owner := mintToken(t, s, "owner", "")
-	other := mintToken(t, s, "other", "")
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	_, out := s.post(t, "application/json", seed, "Authorization: Bearer "+owner)
+	s := webtest.NewSite(t)
+	owner := webtest.MintToken(t, s, "owner", "")
+	other := webtest.MintToken(t, s, "other", "")
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	_, out := s.Post(t, "application/json", seed, "Authorization: Bearer "+owner)
 	id := out["id"].(string)
-	anonID := s.seed(t)
+	anonID := s.Seed(t)
 	for _, tc := range []struct {
 		name, id, token string
 		status          int
@@ -54,7 +34,7 @@ func TestDeleteRun(t *testing.T) {
 		if tc.token != "" {
 			h = append(h, "Authorization: Bearer "+tc.token)
 		}
-		resp, body := s.do(t, "DELETE", "/api/v1/runs/"+tc.id, nil, h...)
+		resp, body := s.Do(t, "DELETE", "/api/v1/runs/"+tc.id, nil, h...)
 		if resp.StatusCode != tc.status {
 			t.Errorf("DELETE by %s = %d %s, want %d", tc.name, resp.StatusCode, body, tc.status)
 		}
@@ -64,11 +44,11 @@ func TestDeleteRun(t *testing.T) {
 	}
 	for _, path := range []string{"/runs/" + id, "/api/v1/runs/" + id} {
 		// Gone for good, not mistyped: 410.
-		if resp, _ := s.get(t, path); resp.StatusCode != 410 {
+		if resp, _ := s.Get(t, path); resp.StatusCode != 410 {
 			t.Errorf("deleted run: %s = %d, want 410", path, resp.StatusCode)
 		}
 	}
-	if resp, _ := s.get(t, "/runs/"+anonID); resp.StatusCode != 200 {
+	if resp, _ := s.Get(t, "/runs/"+anonID); resp.StatusCode != 200 {
 		t.Errorf("the anonymous run is gone")
 	}
 }
@@ -76,24 +56,24 @@ func TestDeleteRun(t *testing.T) {
 // TestHiddenRun: a hidden run answers 404 everywhere and leaves the home
 // page, but stays stored.
 func TestHiddenRun(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	if _, html := s.get(t, "/"); !strings.Contains(html, id) {
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	if _, html := s.Get(t, "/"); !strings.Contains(html, id) {
 		t.Fatal("the seed run is not on the home page to begin with")
 	}
-	s.get(t, "/runs/"+id) // into the page cache
-	if err := s.store.HideRun(context.Background(), id); err != nil {
+	s.Get(t, "/runs/"+id) // into the page cache
+	if err := s.Store.HideRun(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/runs/" + id, "/runs/" + id + ".json", "/api/v1/runs/" + id, "/runs/" + id + "/source"} {
-		if resp, _ := s.get(t, path); resp.StatusCode != 404 {
+		if resp, _ := s.Get(t, path); resp.StatusCode != 404 {
 			t.Errorf("hidden run: %s = %d, want 404", path, resp.StatusCode)
 		}
 	}
-	if _, html := s.get(t, "/"); strings.Contains(html, id) {
+	if _, html := s.Get(t, "/"); strings.Contains(html, id) {
 		t.Error("the home page lists a hidden run")
 	}
-	if n := s.rowCounts(t); !strings.Contains(n, "runs=1") {
+	if n := s.RowCounts(t); !strings.Contains(n, "runs=1") {
 		t.Errorf("hidden run not kept: %s", n)
 	}
 }
@@ -101,79 +81,66 @@ func TestHiddenRun(t *testing.T) {
 // TestAnonymousRefused is ALLOW_ANONYMOUS=false: every upload door answers
 // 401 with a message without a token, and takes one with a token.
 func TestAnonymousRefused(t *testing.T) {
-	s := newPolicySite(t, site.UploadPolicy{RefuseAnonymous: true}, nil)
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	resp, out := s.post(t, "application/json", seed)
+	s := webtest.NewPolicySite(t, site.UploadPolicy{RefuseAnonymous: true}, nil)
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	resp, out := s.Post(t, "application/json", seed)
 	if msg, _ := out["error"].(string); resp.StatusCode != 401 || !strings.Contains(msg, "token") {
 		t.Errorf("anonymous API upload = %d %v, want 401 naming the token", resp.StatusCode, out)
 	}
-	if resp, _ := lilBench(t, s, "POST", "/api/bench/runs", "", lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json")); resp.StatusCode != 401 {
+	if resp, _ := webtest.LilBench(t, s, "POST", "/api/bench/runs", "", webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json")); resp.StatusCode != 401 {
 		t.Errorf("anonymous lil-bench upload = %d, want 401", resp.StatusCode)
 	}
-	body, ct := multipartBody(t, seed, "b.json", nil)
-	resp2, html := s.do(t, "POST", "/upload?lang=ja", body, "Content-Type: "+ct)
+	body, ct := webtest.MultipartBody(t, seed, "b.json", nil)
+	resp2, html := s.Do(t, "POST", "/upload?lang=ja", body, "Content-Type: "+ct)
 	// The form's answer says to sign in, in the reader's language.
 	if resp2.StatusCode != 401 || !strings.Contains(html, `id="upload-sign-in"`) || !strings.Contains(html, "サインイン") {
 		t.Errorf("anonymous form upload = %d, want 401 asking to sign in, in Japanese", resp2.StatusCode)
 	}
-	if s.rowCounts(t) != "runs=0 run_sources=0 decode_cells=0 prefill_rows=0" {
-		t.Errorf("refused uploads stored something: %s", s.rowCounts(t))
+	if s.RowCounts(t) != "runs=0 run_sources=0 decode_cells=0 prefill_rows=0" {
+		t.Errorf("refused uploads stored something: %s", s.RowCounts(t))
 	}
-	tok := mintToken(t, s, "someone", "")
-	if resp, out := s.post(t, "application/json", seed, "Authorization: Bearer "+tok); resp.StatusCode != 201 {
+	tok := webtest.MintToken(t, s, "someone", "")
+	if resp, out := s.Post(t, "application/json", seed, "Authorization: Bearer "+tok); resp.StatusCode != 201 {
 		t.Errorf("upload with a token = %d %v, want 201", resp.StatusCode, out)
 	}
-}
-
-// fakeClock is a settable clock for the rate limits.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
 }
 
 // TestUploadRateLimit: uploads beyond the hourly budget answer 429 with
 // Retry-After, per address without a token and per token with one, on
 // every door; the budget refills with time.
 func TestUploadRateLimit(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	s := newPolicySite(t, site.UploadPolicy{PerHourAddress: 2, PerHourToken: 3, Now: clock.now}, nil)
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	clock := webtest.NewFakeClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	s := webtest.NewPolicySite(t, site.UploadPolicy{PerHourAddress: 2, PerHourToken: 3, Now: clock.Now}, nil)
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	for i := range 2 {
-		if resp, out := s.post(t, "application/json", seed); resp.StatusCode/100 != 2 {
+		if resp, out := s.Post(t, "application/json", seed); resp.StatusCode/100 != 2 {
 			t.Fatalf("anonymous upload %d = %d %v", i+1, resp.StatusCode, out)
 		}
 	}
-	resp, out := s.post(t, "application/json", seed)
+	resp, out := s.Post(t, "application/json", seed)
 	if msg, _ := out["error"].(string); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "1800" || msg == "" {
 		t.Errorf("third anonymous upload = %d, Retry-After %q, %v; want 429, 1800 and an error",
 			resp.StatusCode, resp.Header.Get("Retry-After"), out)
 	}
-	body, ct := multipartBody(t, seed, "b.json", nil)
-	if resp, html := s.do(t, "POST", "/upload?lang=zh-Hans", body, "Content-Type: "+ct); resp.StatusCode != 429 ||
+	body, ct := webtest.MultipartBody(t, seed, "b.json", nil)
+	if resp, html := s.Do(t, "POST", "/upload?lang=zh-Hans", body, "Content-Type: "+ct); resp.StatusCode != 429 ||
 		resp.Header.Get("Retry-After") == "" || !strings.Contains(html, "上传过多") {
 		t.Errorf("form upload over the limit = %d, want 429 with Retry-After and the localised page", resp.StatusCode)
 	}
 	// A token has its own budget.
-	tok := mintToken(t, s, "busy", "")
-	lb := lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
+	tok := webtest.MintToken(t, s, "busy", "")
+	lb := webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json")
 	for i := range 3 {
-		if resp, out := lilBench(t, s, "POST", "/api/bench/runs", tok, lb); resp.StatusCode/100 != 2 {
+		if resp, out := webtest.LilBench(t, s, "POST", "/api/bench/runs", tok, lb); resp.StatusCode/100 != 2 {
 			t.Fatalf("token upload %d = %d %v", i+1, resp.StatusCode, out)
 		}
 	}
-	if resp, out := lilBench(t, s, "POST", "/api/bench/runs", tok, lb); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "1200" {
+	if resp, out := webtest.LilBench(t, s, "POST", "/api/bench/runs", tok, lb); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "1200" {
 		t.Errorf("fourth token upload = %d, Retry-After %q, %v; want 429, 1200", resp.StatusCode, resp.Header.Get("Retry-After"), out)
 	}
 	// Half an hour later one anonymous upload is allowed again.
-	clock.add(30 * time.Minute)
-	if resp, out := s.post(t, "application/json", seed); resp.StatusCode/100 != 2 {
+	clock.Add(30 * time.Minute)
+	if resp, out := s.Post(t, "application/json", seed); resp.StatusCode/100 != 2 {
 		t.Errorf("after the wait = %d %v, want accepted", resp.StatusCode, out)
 	}
 }
@@ -181,25 +148,25 @@ func TestUploadRateLimit(t *testing.T) {
 // TestAPICORS: reads are open to every origin without credentials; the
 // preflight names only the read methods; HEAD answers like GET.
 func TestAPICORS(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	resp, _ := s.get(t, "/api/v1/runs/"+id, "Origin: https://forum.example")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	resp, _ := s.Get(t, "/api/v1/runs/"+id, "Origin: https://forum.example")
 	if resp.Header.Get("Access-Control-Allow-Origin") != "*" || resp.Header.Get("Access-Control-Allow-Credentials") != "" {
 		t.Errorf("GET: Allow-Origin %q, Allow-Credentials %q", resp.Header.Get("Access-Control-Allow-Origin"),
 			resp.Header.Get("Access-Control-Allow-Credentials"))
 	}
-	resp, _ = s.do(t, "OPTIONS", "/api/v1/runs/"+id, nil, "Origin: https://forum.example",
+	resp, _ = s.Do(t, "OPTIONS", "/api/v1/runs/"+id, nil, "Origin: https://forum.example",
 		"Access-Control-Request-Method: GET")
 	if resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
 		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") ||
 		strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
 		t.Errorf("preflight = %d %v", resp.StatusCode, resp.Header)
 	}
-	resp, body := s.do(t, "HEAD", "/api/v1/runs/"+id, nil)
+	resp, body := s.Do(t, "HEAD", "/api/v1/runs/"+id, nil)
 	if resp.StatusCode != 200 || body != "" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Errorf("HEAD = %d with %d bytes", resp.StatusCode, len(body))
 	}
-	if resp, _ := s.get(t, "/api/openapi.json"); resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+	if resp, _ := s.Get(t, "/api/openapi.json"); resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Errorf("the OpenAPI document is not open to other origins")
 	}
 }

@@ -1,54 +1,35 @@
 package site_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// lockedBuffer is a log destination shared by the server's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestTokensNeverInClear uses a token every way there is (whoami, uploads,
 // a deletion, a revocation, failures) with the server logging everything,
 // then looks for the token in the log and in every table of the database.
 func TestTokensNeverInClear(t *testing.T) {
-	var logs lockedBuffer
-	s := newPolicySite(t, site.UploadPolicy{}, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	tok := mintToken(t, s, "careful", "an-org")
-	lilBench(t, s, "GET", "/api/bench/whoami", tok, nil)
-	_, out := lilBench(t, s, "POST", "/api/bench/runs", tok, lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
-	seed := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	_, out2 := s.post(t, "application/json", seed, "Authorization: Bearer "+tok)
-	s.post(t, "application/json", []byte("{not json"), "Authorization: Bearer "+tok)
-	s.do(t, "DELETE", "/api/v1/runs/"+out2["id"].(string), nil, "Authorization: Bearer "+tok)
-	if _, err := s.store.RevokeToken(context.Background(), nil, tok[:11]); err != nil {
+	var logs webtest.LockedBuffer
+	s := webtest.NewPolicySite(t, site.UploadPolicy{}, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	tok := webtest.MintToken(t, s, "careful", "an-org")
+	webtest.LilBench(t, s, "GET", "/api/bench/whoami", tok, nil)
+	_, out := webtest.LilBench(t, s, "POST", "/api/bench/runs", tok, webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
+	seed := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	_, out2 := s.Post(t, "application/json", seed, "Authorization: Bearer "+tok)
+	s.Post(t, "application/json", []byte("{not json"), "Authorization: Bearer "+tok)
+	s.Do(t, "DELETE", "/api/v1/runs/"+out2["id"].(string), nil, "Authorization: Bearer "+tok)
+	if _, err := s.Store.RevokeToken(context.Background(), nil, tok[:11]); err != nil {
 		t.Fatal(err)
 	}
-	lilBench(t, s, "GET", "/api/bench/whoami", tok, nil)
+	webtest.LilBench(t, s, "GET", "/api/bench/whoami", tok, nil)
 	if out["id"] == nil || !strings.Contains(logs.String(), "run deleted") {
 		t.Fatalf("the scenario did not run (upload %v; log %q)", out, logs.String())
 	}
@@ -60,7 +41,7 @@ func TestTokensNeverInClear(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, s.url)
+	conn, err := pgx.Connect(ctx, s.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}

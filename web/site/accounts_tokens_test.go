@@ -14,34 +14,35 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserTokens: /bench/token leads through sign-in to the token page;
 // a token made there works with lil-bench's protocol, is shown once with
 // the command, listed by its prefix, and revoked from the page.
 func TestBrowserTokens(t *testing.T) {
-	s := newSite(t)
-	v := newVisitor(t, s)
-	if resp, _ := v.get("/bench/token"); resp.StatusCode != 303 || resp.Header.Get("Location") != "/account/tokens" {
+	s := webtest.NewSite(t)
+	v := webtest.NewVisitor(t, s)
+	if resp, _ := v.Get("/bench/token"); resp.StatusCode != 303 || resp.Header.Get("Location") != "/account/tokens" {
 		t.Errorf("/bench/token = %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, _ := v.get("/account/tokens"); resp.Header.Get("Location") != "/login?next=%2Faccount%2Ftokens" {
+	if resp, _ := v.Get("/account/tokens"); resp.Header.Get("Location") != "/login?next=%2Faccount%2Ftokens" {
 		t.Errorf("/account/tokens signed out → %s, want sign-in and back", resp.Header.Get("Location"))
 	}
-	v.signup("benchy", "benchy@example.com", testPassword)
-	tok := v.createToken()
-	_, page := v.get("/account/tokens?lang=en")
+	v.Signup("benchy", "benchy@example.com", webtest.Password)
+	tok := v.CreateToken()
+	_, page := v.Get("/account/tokens?lang=en")
 	if strings.Contains(page, tok) || !strings.Contains(page, accounts.ShownPrefix(tok)+"…") {
 		t.Errorf("the token list shows the token again, or not its prefix")
 	}
-	resp, body := v.post("/account/tokens", url.Values{})
+	resp, body := v.Post("/account/tokens", url.Values{})
 	if !strings.Contains(body, "LIL_BENCH_TOKEN=lilb_") || !strings.Contains(body, " lil-bench upload ") || !strings.Contains(body, `data-copy="new-token"`) {
 		t.Errorf("the new token's page (%d) lacks the command or the copy button", resp.StatusCode)
 	}
-	if resp, out := lilBench(t, s, "GET", "/api/bench/whoami", tok, nil); resp.StatusCode != 200 || out["login"] != "benchy" {
+	if resp, out := webtest.LilBench(t, s, "GET", "/api/bench/whoami", tok, nil); resp.StatusCode != 200 || out["login"] != "benchy" {
 		t.Errorf("whoami with the page's token = %d %v", resp.StatusCode, out)
 	}
-	resp, out := lilBench(t, s, "POST", "/api/bench/runs", tok, lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
+	resp, out := webtest.LilBench(t, s, "POST", "/api/bench/runs", tok, webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("lil-bench upload = %d %v", resp.StatusCode, out)
 	}
@@ -51,20 +52,20 @@ func TestBrowserTokens(t *testing.T) {
 			Verified   bool
 		} `json:"submitter"`
 	}
-	_, raw := s.get(t, "/api/v1/runs/"+out["id"].(string))
+	_, raw := s.Get(t, "/api/v1/runs/"+out["id"].(string))
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter.Name != "benchy" || doc.Submitter.Slug != "benchy" || !doc.Submitter.Verified {
 		t.Errorf("the run = %+v, want benchy verified", doc)
 	}
-	if resp, _ := v.post("/account/tokens/revoke", url.Values{"prefix": {accounts.ShownPrefix(tok)}}); resp.StatusCode != 200 {
+	if resp, _ := v.Post("/account/tokens/revoke", url.Values{"prefix": {accounts.ShownPrefix(tok)}}); resp.StatusCode != 200 {
 		t.Errorf("revoke = %d", resp.StatusCode)
 	}
-	if resp, _ := lilBench(t, s, "GET", "/api/bench/whoami", tok, nil); resp.StatusCode != 403 {
+	if resp, _ := webtest.LilBench(t, s, "GET", "/api/bench/whoami", tok, nil); resp.StatusCode != 403 {
 		t.Errorf("whoami with the revoked token = %d, want 403", resp.StatusCode)
 	}
 	// Another account cannot revoke benchy's tokens.
-	other := newVisitor(t, s)
-	other.signup("other", "other@example.com", testPassword)
-	if resp, _ := other.post("/account/tokens/revoke", url.Values{"prefix": {accounts.ShownPrefix(tok)}}); resp.StatusCode != 404 {
+	other := webtest.NewVisitor(t, s)
+	other.Signup("other", "other@example.com", webtest.Password)
+	if resp, _ := other.Post("/account/tokens/revoke", url.Values{"prefix": {accounts.ShownPrefix(tok)}}); resp.StatusCode != 404 {
 		t.Errorf("revoking another's token = %d, want 404", resp.StatusCode)
 	}
 }
@@ -73,22 +74,22 @@ func TestBrowserTokens(t *testing.T) {
 // signed-out reader to sign in; signed in, it uploads as the account,
 // verified.
 func TestUploadFormAccount(t *testing.T) {
-	s := newConfigSite(t, func(c *site.Config) { c.Uploads.RefuseAnonymous = true })
-	v := newVisitor(t, s)
-	if resp, body := v.get("/upload?lang=en"); resp.StatusCode != 200 || !strings.Contains(body, `id="upload-sign-in"`) ||
+	s := webtest.NewConfigSite(t, func(c *site.Config) { c.Uploads.RefuseAnonymous = true })
+	v := webtest.NewVisitor(t, s)
+	if resp, body := v.Get("/upload?lang=en"); resp.StatusCode != 200 || !strings.Contains(body, `id="upload-sign-in"`) ||
 		strings.Contains(body, `action="/upload"`) {
 		t.Errorf("/upload signed out = %d: want the sign-in notice instead of the form", resp.StatusCode)
 	}
-	file := readFile(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json")
-	body, ct := multipartBody(t, file, "run.json", map[string]string{"submitter": "someone-else"})
-	if resp, page := v.upload(body, ct); resp.StatusCode != 401 || !strings.Contains(page, `id="upload-sign-in"`) {
+	file := webtest.ReadFile(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json")
+	body, ct := webtest.MultipartBody(t, file, "run.json", map[string]string{"submitter": "someone-else"})
+	if resp, page := v.Upload(body, ct); resp.StatusCode != 401 || !strings.Contains(page, `id="upload-sign-in"`) {
 		t.Errorf("upload signed out = %d, want 401 with the sign-in notice", resp.StatusCode)
 	}
-	v.signup("Uploader", "up@example.com", testPassword)
-	if _, page := v.get("/upload?lang=en"); !strings.Contains(page, `id="upload-as"`) || !strings.Contains(page, "Uploader") {
+	v.Signup("Uploader", "up@example.com", webtest.Password)
+	if _, page := v.Get("/upload?lang=en"); !strings.Contains(page, `id="upload-as"`) || !strings.Contains(page, "Uploader") {
 		t.Errorf("the form does not say it uploads as Uploader")
 	}
-	resp, _ := v.upload(body, ct)
+	resp, _ := v.Upload(body, ct)
 	loc := resp.Header.Get("Location")
 	if resp.StatusCode != 303 || !strings.HasPrefix(loc, "/runs/") {
 		t.Fatalf("upload signed in = %d %s", resp.StatusCode, loc)
@@ -99,7 +100,7 @@ func TestUploadFormAccount(t *testing.T) {
 			Verified   bool
 		} `json:"submitter"`
 	}
-	_, raw := s.get(t, "/api/v1"+loc)
+	_, raw := s.Get(t, "/api/v1"+loc)
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil || doc.Submitter.Name != "Uploader" || !doc.Submitter.Verified {
 		t.Errorf("the form's run = %+v, want Uploader verified (the typed submitter ignored)", doc)
 	}
@@ -110,29 +111,29 @@ func TestUploadFormAccount(t *testing.T) {
 // everything at debug level, then looks for every password, session id,
 // token and reset secret in the log and in every table.
 func TestAccountSecretsNeverInClear(t *testing.T) {
-	var logs lockedBuffer
-	s := newConfigSite(t, func(c *site.Config) {
+	var logs webtest.LockedBuffer
+	s := webtest.NewConfigSite(t, func(c *site.Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
-	v := newVisitor(t, s)
-	v.signup("secretive", "secretive@example.com", testPassword)
-	sessions := []string{v.session()}
-	v.login("secretive@example.com", "a wrong guess at it", "/")
-	v.login("secretive@example.com", testPassword, "/")
-	sessions = append(sessions, v.session())
-	tok := v.createToken()
+	v := webtest.NewVisitor(t, s)
+	v.Signup("secretive", "secretive@example.com", webtest.Password)
+	sessions := []string{v.Session()}
+	v.Login("secretive@example.com", "a wrong guess at it", "/")
+	v.Login("secretive@example.com", webtest.Password, "/")
+	sessions = append(sessions, v.Session())
+	tok := v.CreateToken()
 	reset, _ := accounts.NewSecret()
-	if err := s.store.CreateReset(context.Background(), "secretive", accounts.Hash(reset), time.Now().Add(time.Hour)); err != nil {
+	if err := s.Store.CreateReset(context.Background(), "secretive", accounts.Hash(reset), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	v.get("/account/reset?token=" + reset)
+	v.Get("/account/reset?token=" + reset)
 	newPassword := "the second passphrase"
-	v.post("/account/reset", url.Values{"token": {reset}, "password": {newPassword}})
-	sessions = append(sessions, v.session())
+	v.Post("/account/reset", url.Values{"token": {reset}, "password": {newPassword}})
+	sessions = append(sessions, v.Session())
 	if !strings.Contains(logs.String(), "password reset") || !strings.Contains(logs.String(), "token created") {
 		t.Fatalf("the scenario did not run: %s", logs.String())
 	}
-	secrets := append([]string{testPassword, "a wrong guess at it", newPassword, tok, reset}, sessions...)
+	secrets := append([]string{webtest.Password, "a wrong guess at it", newPassword, tok, reset}, sessions...)
 	for _, secret := range secrets {
 		if secret == "" {
 			t.Fatal("a secret of the scenario is empty")
@@ -153,10 +154,10 @@ func TestAccountSecretsNeverInClear(t *testing.T) {
 }
 
 // databaseText is every row of every table as text.
-func databaseText(t testing.TB, s *testSite) string {
+func databaseText(t testing.TB, s *webtest.Site) string {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, s.url)
+	conn, err := pgx.Connect(ctx, s.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}

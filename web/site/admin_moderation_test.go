@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestModerationOwnerCannotShow: a run an admin hid as spam stays hidden
@@ -16,18 +17,18 @@ import (
 // admin's lift makes it public again; the audit log has both acts with
 // who, when and why.
 func TestModerationOwnerCannotShow(t *testing.T) {
-	s := newSite(t)
-	owner := newVisitor(t, s)
-	owner.signup("spammer", "spam@example.com", testPassword)
-	body, ct := multipartBody(t, readFile(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"), "run.json", nil)
-	resp, _ := owner.upload(body, ct)
+	s := webtest.NewSite(t)
+	owner := webtest.NewVisitor(t, s)
+	owner.Signup("spammer", "spam@example.com", webtest.Password)
+	body, ct := webtest.MultipartBody(t, webtest.ReadFile(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"), "run.json", nil)
+	resp, _ := owner.Upload(body, ct)
 	id := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
 	if resp.StatusCode != 303 || id == "" {
 		t.Fatalf("upload = %d", resp.StatusCode)
 	}
-	mod := newVisitor(t, s)
-	mod.signup("moderator", "mod@example.com", testPassword)
-	if err := s.store.GrantAdmin(context.Background(), "moderator", "operator (test)"); err != nil {
+	mod := webtest.NewVisitor(t, s)
+	mod.Signup("moderator", "mod@example.com", webtest.Password)
+	if err := s.Store.GrantAdmin(context.Background(), "moderator", "operator (test)"); err != nil {
 		t.Fatal(err)
 	}
 	// Where a public run shows; each must list it first, or its absence
@@ -35,7 +36,7 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	public := []string{"/runs", "/api/v1/runs", "/sitemap.xml", "/leaderboard"}
 	listed := func(path string) bool {
 		t.Helper()
-		resp, page := s.get(t, path)
+		resp, page := s.Get(t, path)
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s = %d", path, resp.StatusCode)
 		}
@@ -48,18 +49,18 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	}
 
 	const reason = "spam: the same numbers under forty names"
-	if resp, _ := mod.post("/admin/hide-run", url.Values{"target": {id}, "reason": {reason}}); resp.StatusCode != 200 {
+	if resp, _ := mod.Post("/admin/hide-run", url.Values{"target": {id}, "reason": {reason}}); resp.StatusCode != 200 {
 		t.Fatalf("hide = %d", resp.StatusCode)
 	}
-	resp, page := owner.post("/account/runs/"+id+"/show?lang=en", url.Values{})
+	resp, page := owner.Post("/account/runs/"+id+"/show?lang=en", url.Values{})
 	if resp.StatusCode != 403 || !strings.Contains(page, "only they can show it again") {
 		t.Errorf("the owner showing a moderated run = %d, want 403 saying why", resp.StatusCode)
 	}
-	if resp, _ := owner.post("/account/runs/"+id+"/show?lang=de", url.Values{}); resp.StatusCode != 403 {
+	if resp, _ := owner.Post("/account/runs/"+id+"/show?lang=de", url.Values{}); resp.StatusCode != 403 {
 		t.Errorf("the owner showing it again in German = %d, want 403", resp.StatusCode)
 	}
 	for _, path := range []string{"/runs/" + id, "/runs/" + id + ".json", "/api/v1/runs/" + id} {
-		if resp, _ := s.get(t, path); resp.StatusCode != 404 {
+		if resp, _ := s.Get(t, path); resp.StatusCode != 404 {
 			t.Errorf("%s after the owner's show = %d, want 404", path, resp.StatusCode)
 		}
 	}
@@ -71,7 +72,7 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 
 	// The owner's list: the moderators' words and reason, no Show; the
 	// words are the owner's language's.
-	_, mine := owner.get("/account/runs?lang=en")
+	_, mine := owner.Get("/account/runs?lang=en")
 	d, err := goquery.NewDocumentFromReader(strings.NewReader(mine))
 	if err != nil {
 		t.Fatal(err)
@@ -89,27 +90,27 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 	if row.Find(`[data-action="show"], form[action$="/show"]`).Length() != 0 {
 		t.Error("the moderated run has a Show button")
 	}
-	_, fr := owner.get("/account/runs?lang=fr")
+	_, fr := owner.Get("/account/runs?lang=fr")
 	if !strings.Contains(fr, "masquée par les modérateurs") {
 		t.Error("the French list does not say the moderators hid it")
 	}
 
 	// Only an admin lifts it; the owner cannot, and lifting twice is a
 	// refusal, not a second line in the log.
-	if resp, _ := owner.post("/admin/unhide-run", url.Values{"target": {id}, "reason": {"mine"}}); resp.StatusCode != 403 {
+	if resp, _ := owner.Post("/admin/unhide-run", url.Values{"target": {id}, "reason": {"mine"}}); resp.StatusCode != 403 {
 		t.Errorf("the owner lifting = %d, want 403", resp.StatusCode)
 	}
-	if resp, _ := mod.post("/admin/unhide-run", url.Values{"target": {id}}); resp.StatusCode != 422 {
+	if resp, _ := mod.Post("/admin/unhide-run", url.Values{"target": {id}}); resp.StatusCode != 422 {
 		t.Errorf("lifting without a reason = %d, want 422", resp.StatusCode)
 	}
 	const why = "appeal upheld: a real benchmark"
-	if resp, _ := mod.post("/admin/unhide-run", url.Values{"target": {id}, "reason": {why}}); resp.StatusCode != 200 {
+	if resp, _ := mod.Post("/admin/unhide-run", url.Values{"target": {id}, "reason": {why}}); resp.StatusCode != 200 {
 		t.Fatalf("lift = %d", resp.StatusCode)
 	}
-	if resp, _ := mod.post("/admin/unhide-run", url.Values{"target": {id}, "reason": {why}}); resp.StatusCode != 409 {
+	if resp, _ := mod.Post("/admin/unhide-run", url.Values{"target": {id}, "reason": {why}}); resp.StatusCode != 409 {
 		t.Errorf("lifting a run no moderator hides = %d, want 409", resp.StatusCode)
 	}
-	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 200 {
+	if resp, _ := s.Get(t, "/runs/"+id); resp.StatusCode != 200 {
 		t.Errorf("the lifted run = %d, want 200", resp.StatusCode)
 	}
 	for _, path := range public {
@@ -117,7 +118,7 @@ func TestModerationOwnerCannotShow(t *testing.T) {
 			t.Errorf("%s does not list the lifted run", path)
 		}
 	}
-	_, audit := mod.get("/admin/audit?lang=en")
+	_, audit := mod.Get("/admin/audit?lang=en")
 	d, err = goquery.NewDocumentFromReader(strings.NewReader(audit))
 	if err != nil {
 		t.Fatal(err)

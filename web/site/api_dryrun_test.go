@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestAPIDryRun: POST /api/v1/runs?dry_run=1 answers 200 with the run the
@@ -14,17 +15,17 @@ import (
 // stored (less the id, the addresses and the upload time), and the
 // metadata fields nothing fills; it stores nothing.
 func TestAPIDryRun(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	u, err := demo.Upload(demo.SeedRun)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := u.Files[0].Data
-	resp, dry := s.postTo(t, "/api/v1/runs?dry_run=1", "application/json", file)
+	resp, dry := s.PostTo(t, "/api/v1/runs?dry_run=1", "application/json", file)
 	if resp.StatusCode != 200 {
 		t.Fatalf("dry run = %d %v, want 200", resp.StatusCode, dry)
 	}
-	if n := s.rowCounts(t); n != "runs=0 run_sources=0 decode_cells=0 prefill_rows=0" || s.draftCount(t) != 0 {
+	if n := s.RowCounts(t); n != "runs=0 run_sources=0 decode_cells=0 prefill_rows=0" || s.DraftCount(t) != 0 {
 		t.Errorf("a dry run stored something: %s", n)
 	}
 	if _, ok := dry["id"]; ok {
@@ -44,8 +45,8 @@ func TestAPIDryRun(t *testing.T) {
 	}
 
 	// Stored for real, the run's document is the dry run's answer.
-	_, created := s.post(t, "application/json", file)
-	_, stored := s.get(t, "/runs/"+created["id"].(string)+".json")
+	_, created := s.Post(t, "application/json", file)
+	_, stored := s.Get(t, "/runs/"+created["id"].(string)+".json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(stored), &doc); err != nil {
 		t.Fatal(err)
@@ -66,15 +67,15 @@ func TestAPIDryRun(t *testing.T) {
 	}
 
 	// A field given fills its gap.
-	body, ct := multipartBody(t, file, "seed.json", map[string]string{"gpu_name": "RTX 3060"})
-	_, withGPU := s.postTo(t, "/api/v1/runs?dry_run=1", ct, body)
+	body, ct := webtest.MultipartBody(t, file, "seed.json", map[string]string{"gpu_name": "RTX 3060"})
+	_, withGPU := s.PostTo(t, "/api/v1/runs?dry_run=1", ct, body)
 	if slices.Contains(stringList(withGPU["missing"]), "gpu_name") {
 		t.Errorf("missing = %v still names the given gpu_name", withGPU["missing"])
 	}
 	if hw, _ := withGPU["hardware"].(map[string]any); hw["gpu_name"] != "RTX 3060" {
 		t.Errorf("dry run hardware = %v, want the given GPU", withGPU["hardware"])
 	}
-	if resp, out := s.postTo(t, "/api/v1/runs?dry_run=1", "application/json", []byte(`{"metadata": {}}`)); resp.StatusCode != 422 || out["problems"] == nil {
+	if resp, out := s.PostTo(t, "/api/v1/runs?dry_run=1", "application/json", []byte(`{"metadata": {}}`)); resp.StatusCode != 422 || out["problems"] == nil {
 		t.Errorf("dry run of a refused document = %d %v, want 422 with problems", resp.StatusCode, out)
 	}
 }

@@ -3,13 +3,15 @@ package site_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestAPIProblemsInEveryLanguage: an API refusal is worded in the language
 // Accept-Language asks for, fallbacks included (pt → pt-BR; zh-TW, which
 // has no Traditional locale yet, → English), and says which it chose.
 func TestAPIProblemsInEveryLanguage(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	cases := []struct{ accept, lang, word string }{
 		{"en", "en", "syntax error"},
 		{"ja", "ja", "構文エラー"},
@@ -22,7 +24,7 @@ func TestAPIProblemsInEveryLanguage(t *testing.T) {
 		{"zh-TW", "en", "syntax error"},
 	}
 	for _, c := range cases {
-		resp, out := s.post(t, "application/json", []byte("hello"), "Accept-Language: "+c.accept)
+		resp, out := s.Post(t, "application/json", []byte("hello"), "Accept-Language: "+c.accept)
 		if resp.StatusCode != 400 {
 			t.Errorf("%s: status %d", c.accept, resp.StatusCode)
 		}

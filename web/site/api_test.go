@@ -3,94 +3,17 @@ package site_test
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"mime/multipart"
-	"net/http"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
-func readFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// post sends body to the API and decodes the JSON answer.
-func (s *testSite) post(t testing.TB, contentType string, body []byte, headers ...string) (*http.Response, map[string]any) {
-	t.Helper()
-	return s.postTo(t, "/api/v1/runs", contentType, body, headers...)
-}
-
-// postTo is post to another address (a query, another door).
-func (s *testSite) postTo(t testing.TB, path, contentType string, body []byte, headers ...string) (*http.Response, map[string]any) {
-	t.Helper()
-	req, _ := http.NewRequest("POST", s.URL+path, bytes.NewReader(body))
-	req.Header.Set("Content-Type", contentType)
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("answer is not JSON (%d): %s", resp.StatusCode, raw)
-	}
-	return resp, out
-}
-
-// rowCounts counts every table, to prove a refused upload stored nothing.
-func (s *testSite) rowCounts(t testing.TB) string {
-	t.Helper()
-	conn, err := pgx.Connect(context.Background(), s.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var out []string
-	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows"} {
-		var n int
-		if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprintf("%s=%d", table, n))
-	}
-	return strings.Join(out, " ")
-}
-
-func multipartBody(t testing.TB, file []byte, filename string, fields map[string]string) ([]byte, string) {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		_ = mw.WriteField(k, v)
-	}
-	if file != nil {
-		fw, _ := mw.CreateFormFile("file", filename)
-		_, _ = fw.Write(file)
-	}
-	_ = mw.Close()
-	return buf.Bytes(), mw.FormDataContentType()
-}
-
 func TestAPIUploadAndDuplicate(t *testing.T) {
-	s := newSite(t)
-	body := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	resp, out := s.post(t, "application/json", body)
+	s := webtest.NewSite(t)
+	body := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	resp, out := s.Post(t, "application/json", body)
 	if resp.StatusCode != 201 {
 		t.Fatalf("first upload = %d %v", resp.StatusCode, out)
 	}
@@ -103,7 +26,7 @@ func TestAPIUploadAndDuplicate(t *testing.T) {
 	if resp.Uncompressed {
 		t.Error("an upload's answer of a hundred bytes was gzipped")
 	}
-	if resp, _ = s.postTo(t, "/api/v1/runs?dry_run=1", "application/json", body); !resp.Uncompressed {
+	if resp, _ = s.PostTo(t, "/api/v1/runs?dry_run=1", "application/json", body); !resp.Uncompressed {
 		t.Errorf("a dry run's answer (%d) was not gzipped", resp.StatusCode)
 	}
 	// The same document again, gzipped this time: one run, answered 200.
@@ -111,31 +34,31 @@ func TestAPIUploadAndDuplicate(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write(body)
 	_ = zw.Close()
-	resp, out = s.post(t, "application/json", gz.Bytes(), "Content-Encoding: gzip")
+	resp, out = s.Post(t, "application/json", gz.Bytes(), "Content-Encoding: gzip")
 	if resp.StatusCode != 200 || out["id"] != id {
 		t.Errorf("duplicate upload = %d %v, want 200 with id %s", resp.StatusCode, out, id)
 	}
-	if got := s.rowCounts(t); !strings.HasPrefix(got, "runs=1 ") {
+	if got := s.RowCounts(t); !strings.HasPrefix(got, "runs=1 ") {
 		t.Errorf("after a duplicate: %s", got)
 	}
 	// The source comes back byte for byte.
-	r, src := s.get(t, "/runs/"+id+"/source")
+	r, src := s.Get(t, "/runs/"+id+"/source")
 	if r.StatusCode != 200 || src != string(body) {
 		t.Errorf("source = %d, %d bytes, want the %d uploaded", r.StatusCode, len(src), len(body))
 	}
 }
 
 func TestAPIMultipartMetadata(t *testing.T) {
-	s := newSite(t)
-	file := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json")
-	body, ct := multipartBody(t, file, "benchmark_results.json", map[string]string{
+	s := webtest.NewSite(t)
+	file := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json")
+	body, ct := webtest.MultipartBody(t, file, "benchmark_results.json", map[string]string{
 		"gpu_name": "RTX 4090", "gpu_count": "2", "vram_gb": "24", "engine_version": "0.10.1", "submitter": "alice",
 	})
-	resp, out := s.post(t, ct, body)
+	resp, out := s.Post(t, ct, body)
 	if resp.StatusCode != 201 {
 		t.Fatalf("multipart upload = %d %v", resp.StatusCode, out)
 	}
-	_, js := s.get(t, "/api/v1/runs/"+out["id"].(string))
+	_, js := s.Get(t, "/api/v1/runs/"+out["id"].(string))
 	var doc struct {
 		Submitter struct{ Name string }
 		Hardware  struct {
@@ -157,10 +80,10 @@ func TestAPIMultipartMetadata(t *testing.T) {
 // TestAPIRefusals: each bad input gets its 4xx, a message that names the
 // problem, and the database holds exactly what it held before.
 func TestAPIRefusals(t *testing.T) {
-	s := newSite(t)
-	s.seed(t)
-	before := s.rowCounts(t)
-	seed := string(readFile(t, "../../internal/demo/runs/seed-rtx3060.bench.json"))
+	s := webtest.NewSite(t)
+	s.Seed(t)
+	before := s.RowCounts(t)
+	seed := string(webtest.ReadFile(t, "internal/demo/runs/seed-rtx3060.bench.json"))
 	huge := bytes.Repeat([]byte(" "), 20<<20)
 	badUTF8 := strings.Replace(seed, `"bench"`, "\"b\xffnch\"", 1)
 	xss := strings.Replace(seed, `"model": "bench"`, `"model": "<script>alert(1)</script>"`, 1)
@@ -188,7 +111,7 @@ func TestAPIRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, out := s.post(t, tt.ct, tt.body, tt.headers...)
+			resp, out := s.Post(t, tt.ct, tt.body, tt.headers...)
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tt.status, out)
 			}
@@ -204,17 +127,17 @@ func TestAPIRefusals(t *testing.T) {
 			if strings.HasPrefix(msg, "problem.") {
 				t.Errorf("message is a raw id: %s", msg)
 			}
-			if after := s.rowCounts(t); after != before {
+			if after := s.RowCounts(t); after != before {
 				t.Errorf("database changed: %s → %s", before, after)
 			}
 		})
 	}
 	// A <script> model name is stored as text and shown escaped.
-	resp, out := s.post(t, "application/json", []byte(xss))
+	resp, out := s.Post(t, "application/json", []byte(xss))
 	if resp.StatusCode != 201 {
 		t.Fatalf("xss upload = %d %v", resp.StatusCode, out)
 	}
-	_, page := s.get(t, "/runs/"+out["id"].(string))
+	_, page := s.Get(t, "/runs/"+out["id"].(string))
 	if strings.Contains(page, "<script>alert(1)</script>") || !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("model name not escaped on the page")
 	}
@@ -222,23 +145,23 @@ func TestAPIRefusals(t *testing.T) {
 
 // TestAPIEverySample: every sample upload in testdata/formats imports.
 func TestAPIEverySample(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	for _, name := range []string{
 		"llm-inference-bench/benchmark_results_0.2.0.json", "llm-inference-bench/benchmark_results_0.4.18.json",
 		"llm-inference-bench/benchmark_results_0.7.8.json", "lil-bench/lil_bench_result_1gpu.json", "lil-bench/lil_bench_result_2gpu.json",
 	} {
-		resp, out := s.post(t, "application/json", readFile(t, "../../testdata/formats/"+name))
+		resp, out := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/"+name))
 		if resp.StatusCode != 201 {
 			t.Errorf("%s = %d %v", name, resp.StatusCode, out)
 			continue
 		}
-		if r, _ := s.get(t, "/runs/"+out["id"].(string)); r.StatusCode != 200 {
+		if r, _ := s.Get(t, "/runs/"+out["id"].(string)); r.StatusCode != 200 {
 			t.Errorf("%s: report = %d", name, r.StatusCode)
 		}
 	}
 	// The fragment of failed and looped cells is not a whole file: refused,
 	// with the reason.
-	resp, out := s.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/invalid_cells_0.7.8_fragment.json"))
+	resp, out := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/invalid_cells_0.7.8_fragment.json"))
 	if resp.StatusCode != 422 {
 		t.Errorf("fragment = %d %v, want 422", resp.StatusCode, out)
 	}

@@ -4,13 +4,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestRefusalWording: refusals name the place briefly and say what was
 // expected, without placeholders left unfilled ("?", "keys: )") or a path
 // as long as the document is deep.
 func TestRefusalWording(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	tests := []struct {
 		file, path string
 		want       []string // words the message must contain
@@ -22,11 +24,11 @@ func TestRefusalWording(t *testing.T) {
 		{"deep_nesting.json", "", []string{"levels", "deep"}},
 	}
 	for _, tt := range tests {
-		body, err := os.ReadFile("../../testdata/regress/" + tt.file)
+		body, err := os.ReadFile(webtest.Path("testdata/regress/" + tt.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, out := s.post(t, "application/json", body)
+		resp, out := s.Post(t, "application/json", body)
 		probs, _ := out["problems"].([]any)
 		if resp.StatusCode < 400 || len(probs) == 0 {
 			t.Errorf("%s: %d %v", tt.file, resp.StatusCode, out)

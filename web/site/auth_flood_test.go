@@ -16,12 +16,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // postForm sends a browser's form from any goroutine (visitor.do may only
 // fail the test from the test's own) and returns the status and
 // Retry-After.
-func postForm(s *testSite, path string, form url.Values) (status int, retryAfter string, err error) {
+func postForm(s *webtest.Site, path string, form url.Values) (status int, retryAfter string, err error) {
 	req, err := http.NewRequest("POST", s.URL+path, strings.NewReader(form.Encode()))
 	if err != nil {
 		return 0, "", err
@@ -39,7 +40,7 @@ func postForm(s *testSite, path string, form url.Values) (status int, retryAfter
 
 // flood sends n forms at once, made by form(i), and counts the answers by
 // status; every 429 and 503 must say when to come back.
-func flood(t *testing.T, s *testSite, path string, n int, form func(i int) url.Values) map[int]int {
+func flood(t *testing.T, s *webtest.Site, path string, n int, form func(i int) url.Values) map[int]int {
 	t.Helper()
 	var mu sync.Mutex
 	got := map[int]int{}
@@ -109,8 +110,8 @@ func serveHeapSettings(t *testing.T) {
 // and counted after the hash: all 50 were hashed at once and answered
 // 401. TestLoginRateLimit checks the limit after the tenth failure.
 func TestPasswordFlood(t *testing.T) {
-	s := newSite(t)
-	newVisitor(t, s).signup("target", "target@example.com", testPassword)
+	s := webtest.NewSite(t)
+	webtest.NewVisitor(t, s).Signup("target", "target@example.com", webtest.Password)
 	serveHeapSettings(t)
 	before := accounts.Stats()
 	stop := heapPeak()
@@ -149,12 +150,12 @@ func TestPasswordFlood(t *testing.T) {
 // spent a sign-up is refused without hashing. Before, sign-up had no limit
 // and hashed first.
 func TestSignupFlood(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	serveHeapSettings(t)
 	before := accounts.Stats()
 	got := flood(t, s, "/signup", 30, func(i int) url.Values {
 		h := "flood" + strconv.Itoa(i)
-		return url.Values{"handle": {h}, "email": {h + "@example.com"}, "password": {testPassword}}
+		return url.Values{"handle": {h}, "email": {h + "@example.com"}, "password": {webtest.Password}}
 	})
 	hashed := accounts.Stats().Computed - before.Computed
 	t.Logf("answers %v; %d hashed", got, hashed)
@@ -164,7 +165,7 @@ func TestSignupFlood(t *testing.T) {
 	if got[429] < 10 || got[303]+got[429]+got[503] != 30 {
 		t.Errorf("answers %v: want at least 10 refused with 429, the rest made (303) or busy (503)", got)
 	}
-	conn, err := pgx.Connect(context.Background(), s.url)
+	conn, err := pgx.Connect(context.Background(), s.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,8 +178,8 @@ func TestSignupFlood(t *testing.T) {
 		t.Errorf("%d accounts in the database for %d sign-ups answered 303", accountsMade, got[303])
 	}
 	n := accounts.Stats().Computed
-	v := newVisitor(t, s)
-	resp, body := v.post("/signup?lang=en", url.Values{"handle": {"onemore"}, "email": {"onemore@example.com"}, "password": {testPassword}})
+	v := webtest.NewVisitor(t, s)
+	resp, body := v.Post("/signup?lang=en", url.Values{"handle": {"onemore"}, "email": {"onemore@example.com"}, "password": {webtest.Password}})
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "Too many accounts") {
 		t.Errorf("a sign-up over the limit = %d, Retry-After %q; want 429 saying why", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
@@ -191,17 +192,17 @@ func TestSignupFlood(t *testing.T) {
 // reset, a sign-up or address confirmation) share one budget of 30 an
 // hour, counted before the link is looked up or a password hashed.
 func TestLinkTriesLimited(t *testing.T) {
-	s := newSite(t)
-	v := newVisitor(t, s)
+	s := webtest.NewSite(t)
+	v := webtest.NewVisitor(t, s)
 	paths := []string{"/account/reset", "/signup/confirm", "/account/email/verify"}
-	form := url.Values{"token": {"guessed"}, "password": {testPassword}}
+	form := url.Values{"token": {"guessed"}, "password": {webtest.Password}}
 	for i := range 30 {
-		if resp, _ := v.post(paths[i%3], form); resp.StatusCode != 404 {
+		if resp, _ := v.Post(paths[i%3], form); resp.StatusCode != 404 {
 			t.Fatalf("try %d (%s) = %d, want 404: the link is unknown", i+1, paths[i%3], resp.StatusCode)
 		}
 	}
 	for _, p := range paths {
-		resp, body := v.post(p+"?lang=en", form)
+		resp, body := v.Post(p+"?lang=en", form)
 		if secs, _ := strconv.Atoi(resp.Header.Get("Retry-After")); resp.StatusCode != 429 || secs <= 0 ||
 			!strings.Contains(body, "Too many links") {
 			t.Errorf("%s after 30 tries = %d, Retry-After %q; want 429 saying why", p, resp.StatusCode, resp.Header.Get("Retry-After"))

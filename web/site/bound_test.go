@@ -7,33 +7,15 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// uploadVariant uploads the seed run's own JSON document changed by edit,
-// under another source hash (so it is a new run), and returns its id.
-func (s *testSite) uploadVariant(t *testing.T, seedID, hash string, edit func(doc map[string]any)) string {
-	t.Helper()
-	_, body := s.get(t, "/runs/"+seedID+".json")
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(body), &doc); err != nil {
-		t.Fatal(err)
-	}
-	doc["source"].(map[string]any)["sha256"] = strings.Repeat(hash, 64/len(hash))
-	edit(doc)
-	raw, _ := json.Marshal(doc)
-	resp, out := s.post(t, "application/json", raw)
-	if resp.StatusCode != 201 {
-		t.Fatalf("upload = %d %v", resp.StatusCode, out)
-	}
-	return out["id"].(string)
-}
 
 // The seed report gives its median efficiency and links to the calculator
 // prefilled with its setup; following the link shows that setup's bound.
 func TestSeedReportAgainstBound(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	doc := page(t, s, "/runs/"+id)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	doc := webtest.Page(t, s, "/runs/"+id)
 	if got := strings.TrimSpace(doc.Find("#bound .median").Text()); !strings.HasPrefix(got, "Median: ") || !strings.Contains(got, " % of the decode bound, over 17 cells") {
 		t.Errorf("median line %q", got)
 	}
@@ -46,7 +28,7 @@ func TestSeedReportAgainstBound(t *testing.T) {
 	if q.Get("gpu") != "rtx-3060-12gb" || q.Get("model") != "Qwen/Qwen3.5-4B" || q.Get("weights") != "fp8" || q.Get("kv") != "int4" {
 		t.Errorf("calculator link %q", href)
 	}
-	calc := page(t, s, href)
+	calc := webtest.Page(t, s, href)
 	if !strings.Contains(calc.Text(), "72.8") {
 		t.Errorf("prefilled calculator lacks the 72.8 tok/s bound of the worked example")
 	}
@@ -59,16 +41,16 @@ func TestSeedReportAgainstBound(t *testing.T) {
 // format, says which facts are missing, still links the calculator with
 // what is known, and its JSON has no bounds.
 func TestReportMissingFacts(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
-	id := s.uploadVariant(t, seed, "ab", func(doc map[string]any) {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	id := s.UploadVariant(t, seed, "ab", func(doc map[string]any) {
 		doc["hardware"].(map[string]any)["gpu_name"] = "Mystery GPU 9000"
 		doc["engine"].(map[string]any)["quantization"] = ""
 		doc["model"].(map[string]any)["id"] = "acme/unknown-7b"
 		doc["model"].(map[string]any)["served_name"] = ""
 	})
-	doc := page(t, s, "/runs/"+id)
-	missing := texts(doc.Find("#bound .missing"))
+	doc := webtest.Page(t, s, "/runs/"+id)
+	missing := webtest.Texts(doc.Find("#bound .missing"))
 	if len(missing) != 3 || !strings.Contains(missing[0], "Mystery GPU 9000") || !strings.Contains(missing[1], "acme/unknown-7b") ||
 		!strings.Contains(missing[2], "weight format") {
 		t.Errorf("missing facts %q", missing)
@@ -77,10 +59,10 @@ func TestReportMissingFacts(t *testing.T) {
 	if u, _ := url.Parse(href); u.Query().Get("model") != "acme/unknown-7b" || u.Query().Get("gpu") != "" {
 		t.Errorf("calculator link %q", href)
 	}
-	if eff := texts(doc.Find("td.eff")); len(eff) == 0 || strings.Trim(strings.Join(eff, ""), "—") != "" {
+	if eff := webtest.Texts(doc.Find("td.eff")); len(eff) == 0 || strings.Trim(strings.Join(eff, ""), "—") != "" {
 		t.Errorf("efficiency column %q, want dashes", eff)
 	}
-	_, js := s.get(t, "/api/v1/runs/"+id)
+	_, js := s.Get(t, "/api/v1/runs/"+id)
 	var out struct {
 		Decode []struct {
 			BoundTPS *float64 `json:"bound_tps"`
@@ -98,9 +80,9 @@ func TestReportMissingFacts(t *testing.T) {
 // "flags": ["above_bound"], and the leaderboard leaves it out unless
 // "include flagged" is ticked. The seed run is not flagged.
 func TestAboveBoundFlag(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
-	id := s.uploadVariant(t, seed, "cd", func(doc map[string]any) {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	id := s.UploadVariant(t, seed, "cd", func(doc map[string]any) {
 		for _, c := range doc["decode"].([]any) {
 			cell := c.(map[string]any)
 			for _, k := range []string{"total_tps", "per_request_tps"} {
@@ -114,28 +96,28 @@ func TestAboveBoundFlag(t *testing.T) {
 		id   string
 		want string
 	}{{id, `["above_bound"]`}, {seed, `[]`}} {
-		_, js := s.get(t, "/api/v1/runs/"+c.id)
+		_, js := s.Get(t, "/api/v1/runs/"+c.id)
 		var out struct{ Flags json.RawMessage }
 		_ = json.Unmarshal([]byte(js), &out)
 		if got := strings.Join(strings.Fields(string(out.Flags)), ""); got != c.want {
 			t.Errorf("run %s flags %s, want %s", c.id, got, c.want)
 		}
 	}
-	if n := page(t, s, "/runs/"+id).Find(`header .badge[data-badge="above-bound"]`).Length(); n != 1 {
+	if n := webtest.Page(t, s, "/runs/"+id).Find(`header .badge[data-badge="above-bound"]`).Length(); n != 1 {
 		t.Errorf("report shows %d above-bound badges", n)
 	}
-	if got := page(t, s, "/runs").Find(`tr[data-run="` + id + `"] .flag-above-bound`).Length(); got != 1 {
+	if got := webtest.Page(t, s, "/runs").Find(`tr[data-run="` + id + `"] .flag-above-bound`).Length(); got != 1 {
 		t.Error("/runs does not mark the flagged run")
 	}
-	if got := page(t, s, "/runs").Find(`tr[data-run="` + seed + `"] .flag-above-bound`).Length(); got != 0 {
+	if got := webtest.Page(t, s, "/runs").Find(`tr[data-run="` + seed + `"] .flag-above-bound`).Length(); got != 0 {
 		t.Error("/runs marks the seed run")
 	}
-	_, list := s.get(t, "/api/v1/runs")
+	_, list := s.Get(t, "/api/v1/runs")
 	if !strings.Contains(list, `"above_bound"`) {
 		t.Error("GET /api/v1/runs has no above_bound flag")
 	}
 	board := func(q string) (hasFlagged, hasSeed bool, marks int) {
-		doc := page(t, s, "/leaderboard"+q)
+		doc := webtest.Page(t, s, "/leaderboard"+q)
 		doc.Find("a.to-run").Each(func(_ int, a *goquery.Selection) {
 			href, _ := a.Attr("href")
 			hasFlagged = hasFlagged || strings.Contains(href, "/runs/"+id)

@@ -6,14 +6,16 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestAPIIdentityLists: /api/v1/hardware, /engines and /models list what
 // runs name with their counts and links that work; a hidden run leaves the
 // counts; reads are open to other origins.
 func TestAPIIdentityLists(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	type item struct {
 		Slug, Name, URL string
 		Runs            int64
@@ -22,7 +24,7 @@ func TestAPIIdentityLists(t *testing.T) {
 	}
 	list := func(path, field string) []item {
 		t.Helper()
-		resp, body := s.get(t, path, "Origin: https://forum.example")
+		resp, body := s.Get(t, path, "Origin: https://forum.example")
 		if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 			t.Fatalf("%s = %d, CORS %q: %s", path, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), body)
 		}
@@ -37,7 +39,7 @@ func TestAPIIdentityLists(t *testing.T) {
 		t.Fatalf("hardware = %+v", hw)
 	}
 	for _, u := range []string{hw[0].URL, hw[0].RunsURL} {
-		resp, body := s.get(t, strings.TrimPrefix(u, s.URL))
+		resp, body := s.Get(t, strings.TrimPrefix(u, s.URL))
 		if resp.StatusCode != 200 || !strings.Contains(body, id) {
 			t.Errorf("%s = %d and does not show run %s", u, resp.StatusCode, id)
 		}
@@ -49,10 +51,10 @@ func TestAPIIdentityLists(t *testing.T) {
 	if len(m) != 1 || m[0].Base == nil || m[0].Base.Slug == "" || m[0].Runs != 1 {
 		t.Fatalf("models = %+v", m)
 	}
-	if resp, _ := s.get(t, strings.TrimPrefix(m[0].URL, s.URL)); resp.StatusCode != http.StatusOK {
+	if resp, _ := s.Get(t, strings.TrimPrefix(m[0].URL, s.URL)); resp.StatusCode != http.StatusOK {
 		t.Errorf("%s = %d", m[0].URL, resp.StatusCode)
 	}
-	if err := s.store.HideRun(context.Background(), id); err != nil {
+	if err := s.Store.HideRun(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	if hw := list("/api/v1/hardware", "hardware"); len(hw) != 0 {

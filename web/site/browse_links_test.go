@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestReportLinksEntities: the report page links its hardware, engine,
 // model and submitter to their pages, which answer; every page's nav links
 // the leaderboard.
 func TestReportLinksEntities(t *testing.T) {
-	s := newSite(t)
-	id := s.seedVerified(t) // a verified name links its page
-	resp, body := s.get(t, "/runs/"+id)
+	s := webtest.NewSite(t)
+	id := s.SeedVerified(t) // a verified name links its page
+	resp, body := s.Get(t, "/runs/"+id)
 	if resp.StatusCode != 200 {
 		t.Fatalf("report = %d", resp.StatusCode)
 	}
@@ -36,7 +37,7 @@ func TestReportLinksEntities(t *testing.T) {
 			t.Errorf("%s links %q, want %s…", sel, href, prefix)
 			continue
 		}
-		if resp, _ := s.get(t, href); resp.StatusCode != 200 {
+		if resp, _ := s.Get(t, href); resp.StatusCode != 200 {
 			t.Errorf("%s → %s = %d", sel, href, resp.StatusCode)
 		}
 	}

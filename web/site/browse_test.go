@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowseShowsNewUpload: a new upload shows at once on /runs, the API's
 // list, the leaderboard, the home page, search and its entity pages.
 func TestBrowseShowsNewUpload(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	doc := func(path string) *goquery.Document {
 		t.Helper()
-		resp, body := s.get(t, path)
+		resp, body := s.Get(t, path)
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s = %d", path, resp.StatusCode)
 		}
@@ -57,7 +58,7 @@ func TestBrowseShowsNewUpload(t *testing.T) {
 		}
 	}
 	// The API lists it with its identities.
-	_, body := s.get(t, "/api/v1/runs?hardware=rtx-3060-12gb")
+	_, body := s.Get(t, "/api/v1/runs?hardware=rtx-3060-12gb")
 	var list struct {
 		Runs []struct {
 			ID       string `json:"id"`
@@ -73,13 +74,13 @@ func TestBrowseShowsNewUpload(t *testing.T) {
 		list.Runs[0].BestPeakTPS == nil || list.Runs[0].Model.Base.Slug == "" {
 		t.Errorf("GET /api/v1/runs = %s (%v)", body, err)
 	}
-	if resp, _ := s.get(t, "/api/v1/runs?after=garbage"); resp.StatusCode != 400 {
+	if resp, _ := s.Get(t, "/api/v1/runs?after=garbage"); resp.StatusCode != 400 {
 		t.Errorf("a bad cursor = %d, want 400", resp.StatusCode)
 	}
-	if resp, _ := s.get(t, "/leaderboard?metric=nope"); resp.StatusCode != 400 {
+	if resp, _ := s.Get(t, "/leaderboard?metric=nope"); resp.StatusCode != 400 {
 		t.Errorf("an unknown metric = %d, want 400", resp.StatusCode)
 	}
-	if resp, _ := s.get(t, "/hardware/no-such-gpu"); resp.StatusCode != 404 {
+	if resp, _ := s.Get(t, "/hardware/no-such-gpu"); resp.StatusCode != 404 {
 		t.Errorf("an unknown hardware = %d, want 404", resp.StatusCode)
 	}
 	if doc("/search?q=3060").Find(`a[href="/hardware/rtx-3060-12gb"]`).Length() != 1 {

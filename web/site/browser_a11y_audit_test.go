@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // pageTimeout bounds the audit of one page in one language.
@@ -223,8 +224,8 @@ func colourScheme(scheme string) chromedp.Action[chromedp.Void] {
 func TestAccessibilityUpload(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, a11yLife)
-	s := newSite(t)
-	seed, err := filepath.Abs("../../internal/demo/runs/seed-rtx3060.bench.json")
+	s := webtest.NewSite(t)
+	seed, err := filepath.Abs(webtest.Path("internal/demo/runs/seed-rtx3060.bench.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // axeScript is axe-core as npm installs it from web/testdata/axe
@@ -64,7 +65,7 @@ var signedInPages = map[string]bool{"/account": true, "/account/tokens": true, "
 func TestAccessibility(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, a11yLife)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	pages := a11yPages(t, s)
 	// Two tabs, one per core, take the pages in turn.
 	tabs := make(chan watchedTab, a11yTabs)
@@ -136,11 +137,11 @@ func readAxe(t *testing.T) string {
 // second run to compare, and returns one address for every page route of
 // the router, plus the not-found page. It fails when a GET route is
 // neither in the list nor among notPages.
-func a11yPages(t *testing.T, s *testSite) []a11yPage {
+func a11yPages(t *testing.T, s *webtest.Site) []a11yPage {
 	t.Helper()
-	id := s.seed(t)
-	seedOrg(t, s)
-	other := s.seedLilbench(t)
+	id := s.Seed(t)
+	webtest.SeedOrg(t, s)
+	other := s.SeedLilbench(t)
 	byRoute := map[string]string{
 		"/": "/", "/runs": "/runs", "/leaderboard": "/leaderboard", "/search": "/search?q=qwen",
 		"/runs/{id}": "/runs/" + id, "/runs/{id}/embed": "/runs/" + id + "/embed",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserAccount is a new user's whole way in real Chromium: sign up,
@@ -22,7 +23,7 @@ import (
 func TestBrowserAccount(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, 5*time.Minute)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	tab, watch := newWatchedTab(t, browser)
 	audit := func(path string) {
 		t.Helper()
@@ -35,7 +36,7 @@ func TestBrowserAccount(t *testing.T) {
 		chromedp.Navigate(s.URL+"/signup?lang=en"),
 		chromedp.SendKeys(chromedp.CSS("#a-handle"), "chromium-user"),
 		chromedp.SendKeys(chromedp.CSS("#a-email"), "chromium@example.com"),
-		chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
+		chromedp.SendKeys(chromedp.CSS("#a-password"), webtest.Password),
 		chromedp.Click(chromedp.CSS("#signup-submit")),
 		chromedp.WaitReady(chromedp.CSS("#account-handle")),
 	)
@@ -62,10 +63,10 @@ func TestBrowserAccount(t *testing.T) {
 	audit("/account/tokens")
 
 	// lil-bench itself: whoami, then the gzip upload.
-	if resp, out := lilBench(t, s, "GET", "/api/bench/whoami", token, nil); resp.StatusCode != 200 || out["login"] != "chromium-user" {
+	if resp, out := webtest.LilBench(t, s, "GET", "/api/bench/whoami", token, nil); resp.StatusCode != 200 || out["login"] != "chromium-user" {
 		t.Fatalf("whoami = %d %v", resp.StatusCode, out)
 	}
-	resp, out := lilBench(t, s, "POST", "/api/bench/runs", token, lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
+	resp, out := webtest.LilBench(t, s, "POST", "/api/bench/runs", token, webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json"))
 	id, _ := out["id"].(string)
 	if resp.StatusCode != 201 || id == "" {
 		t.Fatalf("lil-bench upload = %d %v", resp.StatusCode, out)
@@ -77,12 +78,12 @@ func TestBrowserAccount(t *testing.T) {
 
 	// A second run, which a moderator hides: the list says so with the
 	// reason and offers no Show.
-	resp, out = lilBench(t, s, "POST", "/api/bench/runs", token, lilBenchBody(t, "../../testdata/formats/lil-bench/lil_bench_result_1gpu.json"))
+	resp, out = webtest.LilBench(t, s, "POST", "/api/bench/runs", token, webtest.LilBenchBody(t, "testdata/formats/lil-bench/lil_bench_result_1gpu.json"))
 	spam, _ := out["id"].(string)
 	if resp.StatusCode != 201 || spam == "" {
 		t.Fatalf("second lil-bench upload = %d %v", resp.StatusCode, out)
 	}
-	if err := s.store.ModerateHideRun(context.Background(), spam, "operator (test)", "the same numbers under another name"); err != nil {
+	if err := s.Store.ModerateHideRun(context.Background(), spam, "operator (test)", "the same numbers under another name"); err != nil {
 		t.Fatal(err)
 	}
 	cdpDo(t, tab, "the moderated run", chromedp.Navigate(s.URL+"/account/runs?lang=en"),
@@ -100,7 +101,7 @@ func TestBrowserAccount(t *testing.T) {
 
 // browserEditHideDelete edits the run's details from /account/runs, hides
 // it, and deletes it with the confirmation.
-func browserEditHideDelete(t *testing.T, tab context.Context, s *testSite, id string, audit func(string)) {
+func browserEditHideDelete(t *testing.T, tab context.Context, s *webtest.Site, id string, audit func(string)) {
 	sel := `li[data-run="` + id + `"] `
 	cdpDo(t, tab, "edit the details",
 		chromedp.Navigate(s.URL+"/account/runs?lang=en"),
@@ -121,7 +122,7 @@ func browserEditHideDelete(t *testing.T, tab context.Context, s *testSite, id st
 		chromedp.Click(chromedp.CSS(sel+`button[data-action="hide"]`)),
 		chromedp.WaitReady(chromedp.CSS(`li[data-run="`+id+`"][data-hidden="true"]`)),
 	)
-	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 404 {
+	if resp, _ := s.Get(t, "/runs/"+id); resp.StatusCode != 404 {
 		t.Errorf("hidden run = %d, want 404", resp.StatusCode)
 	}
 	cdpDo(t, tab, "delete",
@@ -134,17 +135,17 @@ func browserEditHideDelete(t *testing.T, tab context.Context, s *testSite, id st
 	if body := cdpRun(t, tab, "gone page", chromedp.Text(chromedp.CSS("main"))); !strings.Contains(body, "deleted by the person who uploaded it") {
 		t.Errorf("the deleted run's page says %q", body)
 	}
-	if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 410 {
+	if resp, _ := s.Get(t, "/runs/"+id); resp.StatusCode != 410 {
 		t.Errorf("deleted run = %d, want 410", resp.StatusCode)
 	}
 	// The reset page, from a link the operator made.
 	secret, _ := accounts.NewSecret()
-	if err := s.store.CreateReset(context.Background(), "chromium-user", accounts.Hash(secret), time.Now().Add(time.Hour)); err != nil {
+	if err := s.Store.CreateReset(context.Background(), "chromium-user", accounts.Hash(secret), time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	audit("/account/reset?token=" + url.QueryEscape(secret))
 	// The moderators' page, with one act in its log.
-	if err := s.store.GrantAdmin(context.Background(), "chromium-user", "operator (test)"); err != nil {
+	if err := s.Store.GrantAdmin(context.Background(), "chromium-user", "operator (test)"); err != nil {
 		t.Fatal(err)
 	}
 	audit("/admin/audit")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserCalculatorFromReport is the reader's path between the
@@ -17,8 +18,8 @@ import (
 // desktop and phone widths.
 func TestBrowserCalculatorFromReport(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	tab := newTab(t, browser)
 	cdpDo(t, tab, "calculate the seed's setup", chromedp.Navigate(s.URL+"/calculator"),
 		chromedp.WaitReady(chromedp.CSS("#calc-form")),

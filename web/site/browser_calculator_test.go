@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // calcBoundJS reads the result's first bound line (all requests).
@@ -21,7 +22,7 @@ const calcBoundJS = `document.querySelector('#calc-bound dd')?.innerText || ''`
 // widths.
 func TestBrowserCalculator(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	tab := newTab(t, browser)
 
 	cdpDo(t, tab, "open the calculator from the header", chromedp.Navigate(s.URL+"/"),

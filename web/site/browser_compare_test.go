@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserCompare follows a reader from a run's report through "compare
@@ -17,9 +18,9 @@ import (
 // the comparison at desktop and phone widths.
 func TestBrowserCompare(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
-	a := s.insertScaled(t, "browser:a", 1, nil)
-	b := s.insertScaled(t, "browser:b", 1.5, func(r *run.Run) { r.Hardware.GPUName, r.Hardware.VRAMGB = "RTX 4090", 24 })
+	s := webtest.NewSite(t)
+	a := s.InsertScaled(t, "browser:a", 1, nil)
+	b := s.InsertScaled(t, "browser:b", 1.5, func(r *run.Run) { r.Hardware.GPUName, r.Hardware.VRAMGB = "RTX 4090", 24 })
 	tab := newTab(t, browser)
 	cdpDo(t, tab, "open the report and follow compare with…",
 		chromedp.Navigate(s.URL+"/runs/"+a),

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // cspWatchJS runs before any of a page's own code (DevTools scripts are not
@@ -34,7 +35,7 @@ const cspProbeJS = `(() => {
 // watch would have seen one.
 func TestBrowserCSP(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	pages := a11yPages(t, s)
 	tab, w := newWatchedTab(t, browser)
 	cdpDo(t, tab, "watch violations", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // focused is the element that has the keyboard focus, as a test names it.
@@ -66,8 +67,8 @@ func inOrder(t *testing.T, got, want []string) {
 // says so in the title.
 func TestKeyboard(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
-	s.seed(t)
+	s := webtest.NewSite(t)
+	s.Seed(t)
 	b, err := i18n.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestKeyboard(t *testing.T) {
 
 // keyboardUpload tabs through the upload form, submits a file that is not
 // JSON with Enter and checks what a keyboard or screen reader user meets.
-func keyboardUpload(t *testing.T, tab context.Context, s *testSite, en *i18n.Localizer) {
+func keyboardUpload(t *testing.T, tab context.Context, s *webtest.Site, en *i18n.Localizer) {
 	want := []string{"f-file", "upload-submit"}
 	cdpDo(t, tab, "open the form", chromedp.Navigate(s.URL+"/upload?lang=en"))
 	// A file is chosen in the system's dialog, which the browser drives;
@@ -117,8 +118,8 @@ func keyboardUpload(t *testing.T, tab context.Context, s *testSite, en *i18n.Loc
 // keyboardPreview uploads the seed file with Enter, tabs through the
 // preview's open fields in order to the change disclosure and Publish,
 // types the GPU on the way and publishes with Enter.
-func keyboardPreview(t *testing.T, tab context.Context, s *testSite) {
-	seed, err := filepath.Abs("../../internal/demo/runs/seed-rtx3060.bench.json")
+func keyboardPreview(t *testing.T, tab context.Context, s *webtest.Site) {
+	seed, err := filepath.Abs(webtest.Path("internal/demo/runs/seed-rtx3060.bench.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func keyboardPreview(t *testing.T, tab context.Context, s *testSite) {
 
 // keyboardFilters tabs to a browse page's filter form and submits a typed
 // engine version with Enter.
-func keyboardFilters(t *testing.T, tab context.Context, s *testSite, path string) {
+func keyboardFilters(t *testing.T, tab context.Context, s *webtest.Site, path string) {
 	cdpDo(t, tab, "open "+path, chromedp.Navigate(s.URL+path+"?lang=en"))
 	want := cdpRun(t, tab, "the form's controls", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('form.filters select, form.filters input, form.filters button')].map(e => e.name || e.id)`))
@@ -163,7 +164,7 @@ func keyboardFilters(t *testing.T, tab context.Context, s *testSite, path string
 }
 
 // keyboardSearch tabs to the search box, types and presses Enter.
-func keyboardSearch(t *testing.T, tab context.Context, s *testSite) {
+func keyboardSearch(t *testing.T, tab context.Context, s *webtest.Site) {
 	cdpDo(t, tab, "open /search", chromedp.Navigate(s.URL+"/search?lang=en"))
 	tabThrough(t, tab, "q", 30)
 	cdpDo(t, tab, "search with Enter", chromedp.KeyEvent("qwen"), chromedp.KeyEvent(kb.Enter),
@@ -178,7 +179,7 @@ func keyboardSearch(t *testing.T, tab context.Context, s *testSite) {
 
 // keyboardCalculator tabs through the calculator's form in its own order
 // and recalculates with Enter on its button.
-func keyboardCalculator(t *testing.T, tab context.Context, s *testSite) {
+func keyboardCalculator(t *testing.T, tab context.Context, s *webtest.Site) {
 	cdpDo(t, tab, "open a calculation", chromedp.Navigate(s.URL+
 		"/calculator?gpu=rtx-3060-12gb&model=Qwen%2FQwen3.5-4B&weights=fp8&kv=int4&concurrency=2&lang=en"))
 	want := cdpRun(t, tab, "the form's controls", chromedp.Evaluate[[]string](

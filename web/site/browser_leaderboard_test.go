@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // leaderRowsJS reads the ranked leaderboard's rows: run id and value.
@@ -34,11 +35,11 @@ const targetCellJS = `(() => {
 // saved at desktop and phone widths.
 func TestBrowserLeaderboardToCompare(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	on4090 := func(r *run.Run) { r.Hardware.GPUName, r.Hardware.VRAMGB = "RTX 4090", 24 }
-	a := s.insertScaled(t, "path:a", 1, nil)
-	b := s.insertScaled(t, "path:b", 1.5, on4090)
-	c := s.insertScaled(t, "path:c", 3, func(r *run.Run) { on4090(r); r.Model.ID = "Qwen/Qwen3-8B" })
+	a := s.InsertScaled(t, "path:a", 1, nil)
+	b := s.InsertScaled(t, "path:b", 1.5, on4090)
+	c := s.InsertScaled(t, "path:c", 3, func(r *run.Run) { on4090(r); r.Model.ID = "Qwen/Qwen3-8B" })
 	tab := newTab(t, browser)
 
 	cdpDo(t, tab, "open the leaderboard", chromedp.Navigate(s.URL+"/leaderboard"),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserOrg is an organisation's whole life in real Chromium: alice
@@ -20,12 +21,12 @@ import (
 func TestBrowserOrg(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, 5*time.Minute)
-	s := newSite(t)
-	hash, err := accounts.HashPassword(context.Background(), testPassword)
+	s := webtest.NewSite(t)
+	hash, err := accounts.HashPassword(context.Background(), webtest.Password)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.store.CreateAccount(context.Background(), "bob", "bob@example.org", hash); err != nil {
+	if _, err := s.Store.CreateAccount(context.Background(), "bob", "bob@example.org", hash); err != nil {
 		t.Fatal(err)
 	}
 	tab, watch := newWatchedTab(t, browser)
@@ -39,7 +40,7 @@ func TestBrowserOrg(t *testing.T) {
 		chromedp.Navigate(s.URL+"/signup?lang=en"),
 		chromedp.SendKeys(chromedp.CSS("#a-handle"), "alice"),
 		chromedp.SendKeys(chromedp.CSS("#a-email"), "alice@example.org"),
-		chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
+		chromedp.SendKeys(chromedp.CSS("#a-password"), webtest.Password),
 		chromedp.Click(chromedp.CSS("#signup-submit")),
 		chromedp.WaitReady(chromedp.CSS("#account-handle")),
 		chromedp.Click(chromedp.CSS(`a[href="/account/orgs"]`)),
@@ -65,7 +66,7 @@ func TestBrowserOrg(t *testing.T) {
 		chromedp.WaitReady(chromedp.CSS("#h-recent")),
 		chromedp.Navigate(s.URL+"/login?lang=en&next=/account/orgs"),
 		chromedp.SendKeys(chromedp.CSS("#a-email"), "bob@example.org"),
-		chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
+		chromedp.SendKeys(chromedp.CSS("#a-password"), webtest.Password),
 		chromedp.Click(chromedp.CSS("#login-submit")),
 		chromedp.WaitReady(chromedp.CSS(`li[data-invite="acme"]`)),
 	)
@@ -79,8 +80,8 @@ func TestBrowserOrg(t *testing.T) {
 
 // browserOrgUpload uploads the lil-bench file as acme through the form,
 // publishes it, and checks the report and the organisation's page.
-func browserOrgUpload(t *testing.T, tab context.Context, s *testSite) {
-	file := writeFiles(t, []archive.File{{Name: "run.json", Data: readFile(t, "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json")}})
+func browserOrgUpload(t *testing.T, tab context.Context, s *webtest.Site) {
+	file := writeFiles(t, []archive.File{{Name: "run.json", Data: webtest.ReadFile(t, "testdata/formats/lil-bench/lil_bench_result_2gpu.json")}})
 	cdpDo(t, tab, "upload as acme",
 		chromedp.Navigate(s.URL+"/upload?lang=en"),
 		chromedp.WaitReady(chromedp.CSS("#as-acme")),

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // A viewport to look at the pages in.
@@ -33,11 +34,11 @@ var shotViewports = []shotViewport{
 // the upload form with an error, into dir, and logs layout facts a reader
 // would notice (sideways overflow, the weakest cell contrast). The PNGs are
 // for people to look at; they are not compared.
-func saveScreenshots(t *testing.T, browser context.Context, s *testSite, dir string) {
+func saveScreenshots(t *testing.T, browser context.Context, s *webtest.Site, dir string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	id := s.seed(t)
+	id := s.Seed(t)
 	for _, vp := range shotViewports {
 		for _, lang := range []string{"en", "ja"} {
 			tab := newTab(t, browser)
@@ -72,7 +73,7 @@ func saveScreenshots(t *testing.T, browser context.Context, s *testSite, dir str
 		)
 		saveShot(t, dir, fmt.Sprintf("upload-error-%s-%s.png", lang, vp.name), cdpRun(t, tab, "screenshot", fullPage()))
 		t.Logf("upload %s %s: %s", lang, vp.name, cdpRun(t, tab, "layout facts", chromedp.Evaluate[string](layoutFactsJS)))
-		seed, _ := filepath.Abs("../../internal/demo/runs/" + demo.SeedRun)
+		seed, _ := filepath.Abs(webtest.Path("internal/demo/runs/" + demo.SeedRun))
 		cdpDo(t, tab, "preview", chromedp.Navigate(s.URL+"/upload?lang="+lang),
 			chromedp.SetUploadFiles(chromedp.CSS("#f-file"), []string{seed}),
 			chromedp.Click(chromedp.CSS("#upload-submit")), chromedp.WaitReady(chromedp.CSS("#draft-form")))

@@ -12,6 +12,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/mail/mailtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestAccessibilitySignIn audits the sign-in pages with mail and GitHub
@@ -22,22 +23,22 @@ import (
 func TestAccessibilitySignIn(t *testing.T) {
 	axe := readAxe(t)
 	browser := newBrowserFor(t, a11yLife)
-	sink := mailtest.New(t, "site", smtpPassword)
+	sink := mailtest.New(t, "site", webtest.SMTPPassword)
 	m, err := mail.Parse(sink.URL(), "noreply@speedmatrix.example")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gh := newFakeGitHub(t)
-	s := newConfigSite(t, func(c *site.Config) {
+	gh := webtest.NewGitHub(t)
+	s := webtest.NewConfigSite(t, func(c *site.Config) {
 		c.Mailer = m
 		c.GitHub = site.GitHubApp{ClientID: "gh-id", ClientSecret: "gh-secret"}
 		site.WithGitHubEndpoints(c, gh.URL+"/authorize", gh.URL+"/token", gh.URL+"/api")
 	})
-	mustAccount(t, s, "ana", "ana@example.org", testPassword, false)
+	webtest.MustAccount(t, s, "ana", "ana@example.org", webtest.Password, false)
 	// A GitHub sign-up waiting for its handle, as this browser's cookie.
 	pending, _ := accounts.NewSecret()
 	p := store.PendingSignup{Handle: "ana", Provider: "github", UserID: "77"}
-	if err := s.store.CreatePendingSignup(context.Background(), accounts.Hash(pending), p, time.Now().Add(time.Hour)); err != nil {
+	if err := s.Store.CreatePendingSignup(context.Background(), accounts.Hash(pending), p, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	tab, w := newWatchedTab(t, browser)
@@ -57,14 +58,14 @@ func TestAccessibilitySignIn(t *testing.T) {
 			cdpDo(t, ctx, "sign up", chromedp.Navigate(s.URL+withLang("/signup", lang.Tag)),
 				chromedp.SendKeys(chromedp.CSS("#a-handle"), "new-"+lang.Tag),
 				chromedp.SendKeys(chromedp.CSS("#a-email"), "new-"+lang.Tag+"@example.org"),
-				chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
+				chromedp.SendKeys(chromedp.CSS("#a-password"), webtest.Password),
 				chromedp.Click(chromedp.CSS("#signup-submit")), chromedp.WaitReady(chromedp.CSS("#signup-sent")))
 			auditHere(t, ctx, w, axe, "sign-up: sent", 200, nil)
-			link := linkIn(t, sink.Next(t).Body, "/signup/confirm")
+			link := webtest.LinkIn(t, sink.Next(t).Body, "/signup/confirm")
 			auditPage(t, ctx, w, axe, s.URL, withLang(link, lang.Tag), 200)
 			cdpDo(t, ctx, "sign in", chromedp.Navigate(s.URL+withLang("/login", lang.Tag)),
 				chromedp.SendKeys(chromedp.CSS("#a-email"), "ana@example.org"),
-				chromedp.SendKeys(chromedp.CSS("#a-password"), testPassword),
+				chromedp.SendKeys(chromedp.CSS("#a-password"), webtest.Password),
 				chromedp.Click(chromedp.CSS("#login-submit")), chromedp.WaitReady(chromedp.CSS("#github-link")))
 			auditPage(t, ctx, w, axe, s.URL, withLang("/account", lang.Tag), 200)
 			// Sign-out leads home: wait for it, or the next navigation cuts it off.

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // browserCell is a decode grid cell as the browser shows it.
@@ -35,7 +36,7 @@ var aNumber = regexp.MustCompile(`\d[\d,.]*`)
 // upload. One browser serves every subtest.
 func TestBrowser(t *testing.T) {
 	browser := newBrowser(t) // before the database: a skip costs nothing
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	b, err := i18n.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +73,8 @@ func TestBrowser(t *testing.T) {
 
 // browserUpload uploads a file, fills the preview's missing fields,
 // publishes, checks the report it leads to and returns the new run's id.
-func browserUpload(t *testing.T, tab context.Context, s *testSite, en *i18n.Localizer) string {
-	file, err := filepath.Abs("../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+func browserUpload(t *testing.T, tab context.Context, s *webtest.Site, en *i18n.Localizer) string {
+	file, err := filepath.Abs(webtest.Path("testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func browserJapanese(t *testing.T, tab context.Context, runID string, en, ja *i1
 }
 
 // browserCookie: the language chosen before is kept without ?lang=.
-func browserCookie(t *testing.T, tab context.Context, s *testSite, runID string, ja *i18n.Localizer) {
+func browserCookie(t *testing.T, tab context.Context, s *webtest.Site, runID string, ja *i18n.Localizer) {
 	cdpDo(t, tab, "open the home page without ?lang=",
 		chromedp.Navigate(s.URL+"/"),
 		chromedp.WaitReady(chromedp.CSS("h1")),
@@ -204,7 +205,7 @@ func browserCookie(t *testing.T, tab context.Context, s *testSite, runID string,
 
 // browserRefusedUpload submits a file that is not JSON: the form comes
 // back with the error beside the file input, announced and focused.
-func browserRefusedUpload(t *testing.T, tab context.Context, s *testSite, en *i18n.Localizer) {
+func browserRefusedUpload(t *testing.T, tab context.Context, s *webtest.Site, en *i18n.Localizer) {
 	notJSON := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(notJSON, []byte("RTX 4090, vllm 0.11.0: about 60 tok/s\n"), 0o644); err != nil {
 		t.Fatal(err)

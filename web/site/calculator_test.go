@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // facts reads a result's <dl> into label → value.
@@ -22,8 +23,8 @@ func facts(doc *goquery.Document, sel string) map[string]string {
 // form comes back filled in, the grid has the report's axes with the asked
 // cell marked, and the page links its own short address.
 func TestCalculatorResult(t *testing.T) {
-	s := newSite(t)
-	doc := page(t, s, "/calculator?gpu=rtx-3060-12gb&model=Qwen/Qwen3.5-4B&weights=fp8&kv=int4&config=&context=0&concurrency=1&spec_tokens=0&acceptance=0.7")
+	s := webtest.NewSite(t)
+	doc := webtest.Page(t, s, "/calculator?gpu=rtx-3060-12gb&model=Qwen/Qwen3.5-4B&weights=fp8&kv=int4&config=&context=0&concurrency=1&spec_tokens=0&acceptance=0.7")
 	if h := strings.TrimSpace(doc.Find("#h-result").Text()); h != "Qwen3.5-4B on RTX 3060 12GB" {
 		t.Errorf("result heading %q", h)
 	}
@@ -55,8 +56,8 @@ func TestCalculatorResult(t *testing.T) {
 // TestCalculatorGridHasTheAskedCell: a context and concurrency off the
 // report's axes join them, marked.
 func TestCalculatorGridHasTheAskedCell(t *testing.T) {
-	s := newSite(t)
-	doc := page(t, s, "/calculator?gpu=rtx-4090-24gb&model=Qwen/Qwen3-8B&context=8192&concurrency=3")
+	s := webtest.NewSite(t)
+	doc := webtest.Page(t, s, "/calculator?gpu=rtx-4090-24gb&model=Qwen/Qwen3-8B&context=8192&concurrency=3")
 	rows, cols := doc.Find("#calc-grid tbody tr").Length(), doc.Find("#calc-grid thead th").Length()
 	if rows != 6 || cols != 10 {
 		t.Errorf("grid %d rows × %d header cells, want 6 × 10", rows, cols)
@@ -70,9 +71,9 @@ func TestCalculatorGridHasTheAskedCell(t *testing.T) {
 // TestCalculatorPastedConfig: a config.json in the form describes the
 // model; one the reader cannot use is a 422 naming its field.
 func TestCalculatorPastedConfig(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	cfg := `{"text_config":{"hidden_size":4096,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"intermediate_size":14336,"vocab_size":128256}}`
-	doc := page(t, s, "/calculator?gpu=rtx-4090-24gb&config="+url.QueryEscape(cfg))
+	doc := webtest.Page(t, s, "/calculator?gpu=rtx-4090-24gb&config="+url.QueryEscape(cfg))
 	m := facts(doc, "#calc-memory")
 	if m["Weights"] != "16.1 GB" {
 		t.Errorf("memory facts %v, want 16.1 GB of weights (Llama-3.1-8B in BF16)", m)
@@ -80,7 +81,7 @@ func TestCalculatorPastedConfig(t *testing.T) {
 	if !strings.Contains(doc.Find("#h-result").Text(), "the pasted model") {
 		t.Errorf("heading %q", doc.Find("#h-result").Text())
 	}
-	resp, body := s.get(t, "/calculator?gpu=rtx-4090-24gb&config="+url.QueryEscape(`{"hidden_size":4096}`))
+	resp, body := s.Get(t, "/calculator?gpu=rtx-4090-24gb&config="+url.QueryEscape(`{"hidden_size":4096}`))
 	if resp.StatusCode != 422 || !strings.Contains(body, "num_hidden_layers") {
 		t.Errorf("unusable config: %d, body names the field: %v", resp.StatusCode, strings.Contains(body, "num_hidden_layers"))
 	}
@@ -89,14 +90,14 @@ func TestCalculatorPastedConfig(t *testing.T) {
 // TestCalculatorRefusals: unknown ids and out-of-range numbers are 422s
 // that keep the form and say which field.
 func TestCalculatorRefusals(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	for q, field := range map[string]string{
 		"gpu=nope&model=Qwen/Qwen3-8B":                     "#calc-gpu",
 		"gpu=rtx-4090-24gb&model=nope":                     "#calc-model",
 		"gpu=rtx-4090-24gb&model=Qwen/Qwen3-8B&context=-1": "#calc-context",
 		"gpu=rtx-4090-24gb&model=Qwen/Qwen3-8B&kv=fp2":     "#calc-kv",
 	} {
-		resp, body := s.get(t, "/calculator?"+q)
+		resp, body := s.Get(t, "/calculator?"+q)
 		if resp.StatusCode != 422 {
 			t.Errorf("%s = %d, want 422", q, resp.StatusCode)
 		}
@@ -109,19 +110,19 @@ func TestCalculatorRefusals(t *testing.T) {
 // TestCalculatorDocs: the page explains the formulas in each language and
 // lists every GPU and model with a source.
 func TestCalculatorDocs(t *testing.T) {
-	s := newSite(t)
-	doc := page(t, s, "/docs/calculator")
+	s := webtest.NewSite(t)
+	doc := webtest.Page(t, s, "/docs/calculator")
 	if doc.Find("#calc-docs-gpus tbody tr").Length() < 40 || doc.Find("#calc-docs-models tbody tr").Length() < 14 {
 		t.Error("the docs do not list the tables")
 	}
 	if doc.Find(`#calc-docs-gpus tbody tr td a[href^="https://"]`).Length() != doc.Find("#calc-docs-gpus tbody tr").Length() {
 		t.Error("a GPU row lacks its source link")
 	}
-	ja := page(t, s, "/docs/calculator?lang=ja")
+	ja := webtest.Page(t, s, "/docs/calculator?lang=ja")
 	if h := ja.Find("article h1").First().Text(); h != "デコード計算機のしくみ" {
 		t.Errorf("Japanese docs heading %q", h)
 	}
-	if href, _ := page(t, s, "/").Find(`header nav a[href="/calculator"]`).Attr("href"); href != "/calculator" {
+	if href, _ := webtest.Page(t, s, "/").Find(`header nav a[href="/calculator"]`).Attr("href"); href != "/calculator" {
 		t.Error("the header does not link the calculator")
 	}
 }
@@ -129,8 +130,8 @@ func TestCalculatorDocs(t *testing.T) {
 // TestCalculatorAPI: the JSON answer carries the page's numbers, and a
 // field it cannot use is a 422 whose problem path is the field.
 func TestCalculatorAPI(t *testing.T) {
-	s := newSite(t)
-	resp, body := s.get(t, "/api/v1/calculator?gpu=rtx-3060-12gb&model=RedHatAI/Qwen3.5-4B-FP8-dynamic&weights=fp8&kv=int4")
+	s := webtest.NewSite(t)
+	resp, body := s.Get(t, "/api/v1/calculator?gpu=rtx-3060-12gb&model=RedHatAI/Qwen3.5-4B-FP8-dynamic&weights=fp8&kv=int4")
 	var a struct {
 		Bound struct {
 			TotalTPS float64 `json:"total_tps"`
@@ -149,7 +150,7 @@ func TestCalculatorAPI(t *testing.T) {
 		t.Errorf("answer %+v", a)
 	}
 	for q, field := range map[string]string{"gpu=nope&model=Qwen/Qwen3-8B": "gpu", "gpu=l4-24gb&model=nope": "model", "gpu=l4-24gb&model=Qwen/Qwen3-8B&concurrency=0": "concurrency"} {
-		resp, body := s.get(t, "/api/v1/calculator?"+q)
+		resp, body := s.Get(t, "/api/v1/calculator?"+q)
 		if resp.StatusCode != 422 || !strings.Contains(body, `"path": "`+field+`"`) {
 			t.Errorf("%s = %d %s, want 422 naming %s", q, resp.StatusCode, body, field)
 		}

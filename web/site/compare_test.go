@@ -7,57 +7,21 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
-	"github.com/speedmatrix/speedmatrix/internal/ingest"
-	"github.com/speedmatrix/speedmatrix/internal/report/reporttest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// seedLilbench stores the demo's lil-bench run (2× RTX PRO 6000) through
-// the real ingest and returns its id.
-func (s *testSite) seedLilbench(t testing.TB) string {
-	t.Helper()
-	u, err := demo.Upload(demo.Runs[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ingest.Ingest(context.Background(), s.store, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.ID
-}
-
-// insertScaled stores the hand-built run (reporttest) with its total tok/s
-// times f under key, and returns its id.
-func (s *testSite) insertScaled(t testing.TB, key string, f float64, edit func(*run.Run)) string {
-	t.Helper()
-	r := reporttest.Run()
-	for i := range r.Decode {
-		if c := &r.Decode[i]; c.TotalTPS != nil {
-			c.TotalTPS = run.F(*c.TotalTPS * f)
-		}
-	}
-	if edit != nil {
-		edit(r)
-	}
-	id, _, err := s.store.InsertRun(context.Background(), r, key, []byte("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
 
 // TestComparePage: two runs side by side, the ratio grid by status rules
 // on the union of the axes, the overlaid charts.
 func TestComparePage(t *testing.T) {
-	s := newSite(t)
-	a := s.insertScaled(t, "cmp:a", 1, nil)
-	b := s.insertScaled(t, "cmp:b", 2, func(r *run.Run) {
+	s := webtest.NewSite(t)
+	a := s.InsertScaled(t, "cmp:a", 1, nil)
+	b := s.InsertScaled(t, "cmp:b", 2, func(r *run.Run) {
 		r.Demo = true
 		r.Decode = append(r.Decode, run.DecodeCell{Context: 0, Concurrency: 64, Status: run.Valid, Measured: true,
 			Metrics: run.Metrics{TotalTPS: run.F(1500), PerRequestTPS: run.F(23.4)}})
 	})
-	doc := page(t, s, "/compare?runs="+a+","+b)
+	doc := webtest.Page(t, s, "/compare?runs="+a+","+b)
 	if n := doc.Find("table.compare-grid").Length(); n != 2 {
 		t.Fatalf("%d decode grids, want 2", n)
 	}
@@ -97,9 +61,9 @@ func TestComparePage(t *testing.T) {
 }
 
 func TestCompareRefusals(t *testing.T) {
-	s := newSite(t)
-	a := s.insertScaled(t, "cmp:a", 1, nil)
-	b := s.insertScaled(t, "cmp:b", 1.1, nil)
+	s := webtest.NewSite(t)
+	a := s.InsertScaled(t, "cmp:a", 1, nil)
+	b := s.InsertScaled(t, "cmp:b", 1.1, nil)
 	for _, c := range []struct {
 		query  string
 		status int
@@ -113,7 +77,7 @@ func TestCompareRefusals(t *testing.T) {
 		{"?runs=" + a + ",nosuchrun", http.StatusNotFound, "no run “nosuchrun”"},
 		{"?runs=" + a + ",Bad%3Cid%3E", http.StatusNotFound, "no run “Bad&lt;id&gt;”"},
 	} {
-		resp, body := s.get(t, "/compare"+c.query)
+		resp, body := s.Get(t, "/compare"+c.query)
 		if resp.StatusCode != c.status || !strings.Contains(body, c.says) {
 			t.Errorf("/compare%s = %d, want %d saying %q", c.query, resp.StatusCode, c.status, c.says)
 		}
@@ -124,14 +88,14 @@ func TestCompareRefusals(t *testing.T) {
 // hardware, each linked to its comparison; the report page links to it and
 // shows charts.
 func TestCompareWith(t *testing.T) {
-	s := newSite(t)
-	a := s.insertScaled(t, "cmp:a", 1, nil)
-	sameModel := s.insertScaled(t, "cmp:model", 1.2, func(r *run.Run) { r.Hardware.GPUName = "RTX 4090"; r.Hardware.VRAMGB = 24 })
-	sameHW := s.insertScaled(t, "cmp:hw", 0.9, func(r *run.Run) { r.Model.ID = "Qwen/Qwen3-8B" })
-	unrelated := s.insertScaled(t, "cmp:none", 3, func(r *run.Run) {
+	s := webtest.NewSite(t)
+	a := s.InsertScaled(t, "cmp:a", 1, nil)
+	sameModel := s.InsertScaled(t, "cmp:model", 1.2, func(r *run.Run) { r.Hardware.GPUName = "RTX 4090"; r.Hardware.VRAMGB = 24 })
+	sameHW := s.InsertScaled(t, "cmp:hw", 0.9, func(r *run.Run) { r.Model.ID = "Qwen/Qwen3-8B" })
+	unrelated := s.InsertScaled(t, "cmp:none", 3, func(r *run.Run) {
 		r.Model.ID, r.Hardware.GPUName = "openai/gpt-oss-20b", "H100 SXM"
 	})
-	doc := page(t, s, "/runs/"+a)
+	doc := webtest.Page(t, s, "/runs/"+a)
 	href, _ := doc.Find("a[data-compare-with]").Attr("href")
 	if href != "/compare/with/"+a {
 		t.Fatalf("compare-with link %q", href)
@@ -139,7 +103,7 @@ func TestCompareWith(t *testing.T) {
 	if n := doc.Find("#charts svg.chart").Length(); n != 3 {
 		t.Errorf("report page has %d charts, want 3", n)
 	}
-	picker := page(t, s, href)
+	picker := webtest.Page(t, s, href)
 	for sec, want := range map[string]string{"#same-model": sameModel, "#same-hardware": sameHW} {
 		links := picker.Find(sec + " a[data-compare]")
 		got, _ := links.First().Attr("href")
@@ -150,7 +114,7 @@ func TestCompareWith(t *testing.T) {
 	if picker.Find(`[data-run="`+unrelated+`"]`).Length() != 0 {
 		t.Error("the picker offers a run of another model on other hardware")
 	}
-	if resp, _ := s.get(t, "/compare/with/nosuchrun"); resp.StatusCode != 404 {
+	if resp, _ := s.Get(t, "/compare/with/nosuchrun"); resp.StatusCode != 404 {
 		t.Errorf("/compare/with/nosuchrun = %d", resp.StatusCode)
 	}
 }
@@ -158,16 +122,16 @@ func TestCompareWith(t *testing.T) {
 // TestDemoBadge: a demo run's report says it is demo data; a measured one
 // does not.
 func TestDemoBadge(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	syn := demo.One(1, 0)
-	id, _, err := s.store.InsertRun(context.Background(), syn.Run, syn.Key, syn.Source)
+	id, _, err := s.Store.InsertRun(context.Background(), syn.Run, syn.Key, syn.Source)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := page(t, s, "/runs/"+id).Find("header .badge.demo").Length(); n != 1 {
+	if n := webtest.Page(t, s, "/runs/"+id).Find("header .badge.demo").Length(); n != 1 {
 		t.Errorf("demo run shows %d demo badges, want 1", n)
 	}
-	if n := page(t, s, "/runs/"+s.seed(t)).Find(".badge.demo").Length(); n != 0 {
+	if n := webtest.Page(t, s, "/runs/"+s.Seed(t)).Find(".badge.demo").Length(); n != 0 {
 		t.Errorf("the seed run shows a demo badge")
 	}
 }

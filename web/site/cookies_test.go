@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // proxiedJar is a browser's cookie jar behind a proxy that terminates TLS:
@@ -32,31 +33,31 @@ func (j proxiedJar) SetCookies(u *url.URL, cookies []*http.Cookie) {
 // (the language, the session set and cleared, the drafts', a run's
 // claim, GitHub's state) is Secure, HttpOnly and SameSite=Lax.
 func TestCookiesSecureBehindTLSProxy(t *testing.T) {
-	gh := newFakeGitHub(t)
-	s := newConfigSite(t, func(c *site.Config) {
+	gh := webtest.NewGitHub(t)
+	s := webtest.NewConfigSite(t, func(c *site.Config) {
 		c.BaseURL = "https://speedmatrix.example"
 		c.GitHub = site.GitHubApp{ClientID: "gh-id", ClientSecret: "gh-secret"}
 		site.WithGitHubEndpoints(c, gh.URL+"/login/oauth/authorize", gh.URL+"/login/oauth/access_token", gh.URL+"/api")
 	})
 	var set []http.Cookie
-	browser := func() *visitor {
-		v := newVisitor(t, s)
-		v.c.Jar = proxiedJar{CookieJar: v.jar, set: &set}
+	browser := func() *webtest.Visitor {
+		v := webtest.NewVisitor(t, s)
+		v.Client.Jar = proxiedJar{CookieJar: v.Jar, set: &set}
 		return v
 	}
-	body, ct := multipartBody(t, readFile(t, lilBenchFile), "run.json", nil)
+	body, ct := webtest.MultipartBody(t, webtest.ReadFile(t, webtest.LilBenchFile), "run.json", nil)
 
 	signedIn := browser()
-	signedIn.get("/?lang=de")
-	signedIn.signup("cookie", "cookie@example.com", testPassword)
-	if resp, page := signedIn.upload(body, ct); resp.StatusCode != http.StatusSeeOther {
+	signedIn.Get("/?lang=de")
+	signedIn.Signup("cookie", "cookie@example.com", webtest.Password)
+	if resp, page := signedIn.Upload(body, ct); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("upload signed in = %d: %.300s", resp.StatusCode, page)
 	}
-	signedIn.post("/login/github", url.Values{})
-	signedIn.post("/logout", url.Values{})
+	signedIn.Post("/login/github", url.Values{})
+	signedIn.Post("/logout", url.Values{})
 	anonymous := browser()
-	other, otherCT := multipartBody(t, readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"), "r.json", nil)
-	if resp, page := anonymous.upload(other, otherCT); resp.StatusCode != http.StatusSeeOther {
+	other, otherCT := webtest.MultipartBody(t, webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"), "r.json", nil)
+	if resp, page := anonymous.Upload(other, otherCT); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("anonymous upload = %d: %.300s", resp.StatusCode, page)
 	}
 

@@ -5,34 +5,16 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-func page(t *testing.T, s *testSite, path string, headers ...string) *goquery.Document {
-	t.Helper()
-	resp, body := s.get(t, path, headers...)
-	if resp.StatusCode != 200 {
-		t.Fatalf("GET %s = %d", path, resp.StatusCode)
-	}
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
-}
-
-func texts(sel *goquery.Selection) []string {
-	var out []string
-	sel.Each(func(_ int, c *goquery.Selection) { out = append(out, strings.TrimSpace(c.Text())) })
-	return out
-}
 
 // TestSeedReportHTML compares the rendered report of the seed run with the
 // seed page: the header, every row of All measurements (12 columns), every
 // cell of the decode grid and every prefill row, as text.
 func TestSeedReportHTML(t *testing.T) {
-	s := newSite(t)
-	id := s.seedVerified(t) // the seed site shows Sandberg verified
-	doc := page(t, s, "/runs/"+id)
+	s := webtest.NewSite(t)
+	id := s.SeedVerified(t) // the seed site shows Sandberg verified
+	doc := webtest.Page(t, s, "/runs/"+id)
 
 	for sel, want := range map[string]string{
 		"h1": "Qwen3.5-4B-FP8-dynamic on RTX 3060 12GB",
@@ -59,7 +41,7 @@ func TestSeedReportHTML(t *testing.T) {
 		// The seed's twelve columns, the status column by its label; the
 		// reason beside it and the efficiency column are checked below.
 		tds := tr.Find("td")
-		got := texts(tds.Slice(0, 12))
+		got := webtest.Texts(tds.Slice(0, 12))
 		got[3] = strings.TrimSpace(tds.Eq(3).Find(".st").Text())
 		if strings.Join(got, "|") != strings.Join(want[i], "|") {
 			t.Errorf("row %d:\n got  %q\n want %q", i, got, want[i])
@@ -77,7 +59,7 @@ func TestSeedReportHTML(t *testing.T) {
 			t.Errorf("grid row %d label %q, want %q", i, label, wantGrid[i][0])
 		}
 		tr.Find("td").Each(func(j int, td *goquery.Selection) {
-			got := strings.Join(texts(td.Find("span:not(.eff)")), "|")
+			got := strings.Join(webtest.Texts(td.Find("span:not(.eff)")), "|")
 			key := wantGrid[i][0] + "×" + doc.Find("table.grid thead th").Eq(j+1).Text()
 			if eff, ok := seedEfficiency[key]; ok && strings.TrimSpace(td.Find(".eff").Text()) != eff+" of bound" {
 				t.Errorf("grid %s efficiency %q, want %s of bound", key, td.Find(".eff").Text(), eff)

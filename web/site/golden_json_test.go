@@ -9,6 +9,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/report"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 var seedStatus = map[string]string{"Valid": "valid", "Requests queued": "queued", "Over capacity": "over_capacity"}
@@ -16,10 +17,10 @@ var seedStatus = map[string]string{"Valid": "valid", "Requests queued": "queued"
 // TestSeedJSON compares the JSON of the seed run with every number the seed
 // page shows, at the precision it shows it: 48 decode cells, 5 prefill rows.
 func TestSeedJSON(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	for _, path := range []string{"/runs/" + id + ".json", "/api/v1/runs/" + id} {
-		resp, body := s.get(t, path)
+		resp, body := s.Get(t, path)
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 			t.Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}

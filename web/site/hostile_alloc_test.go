@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // maxSiteRatio bounds, as a multiple of the 16 MiB cap, what any one call
@@ -32,17 +33,17 @@ var bombs = []string{"gzip_bomb.json.gz", "zip_bomb.zip", "zip_many_files.zip", 
 const sampleBytes = 32 << 10
 
 func TestHostileLargestAllocation(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	old := runtime.MemProfileRate
 	runtime.MemProfileRate = sampleBytes
 	defer func() { runtime.MemProfileRate = old }()
 	for _, name := range bombs {
-		body, err := os.ReadFile("../../testdata/hostile/" + name)
+		body, err := os.ReadFile(webtest.Path("testdata/hostile/" + name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		before := allocSites()
-		resp, _ := s.post(t, mediaType(name), body)
+		resp, _ := s.Post(t, mediaType(name), body)
 		site, single := largest(before, allocSites())
 		t.Logf("%-28s %d; largest call site %5.2f MiB (%.2f × cap), largest single allocation ≥ %5.2f MiB",
 			name, resp.StatusCode, mib(site), float64(site)/ingest.MaxBodyBytes, mib(single))

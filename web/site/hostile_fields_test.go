@@ -14,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // hostilePayloads go into every text field of an upload, one set per
@@ -52,9 +53,9 @@ var (
 // a link from it, no CSV cell a formula, every SVG and XML answer is
 // well-formed, every JSON answer parses and gives the text back as sent.
 func TestHostileTextEveryField(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
-	body := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	body := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	fields := textFields()
 	if len(fields) < 14 {
 		t.Fatalf("%d text fields; MetaFields has more", len(fields))
@@ -64,8 +65,8 @@ func TestHostileTextEveryField(t *testing.T) {
 		for _, f := range fields {
 			meta[f] = payload
 		}
-		mp, ct := multipartBody(t, uniqueDoc(t, body, 700+i), "benchmark_results.json", meta)
-		resp, out := s.post(t, ct, mp)
+		mp, ct := webtest.MultipartBody(t, webtest.UniqueDoc(t, body, 700+i), "benchmark_results.json", meta)
+		resp, out := s.Post(t, ct, mp)
 		if resp.StatusCode != 201 {
 			t.Fatalf("payload %d: upload = %d %v", i, resp.StatusCode, out)
 		}
@@ -79,14 +80,14 @@ func TestHostileTextEveryField(t *testing.T) {
 
 // hostilePaths lists every address that shows run id's text: its pages
 // and exports, the lists, search, compare and the entity pages it links.
-func hostilePaths(t *testing.T, s *testSite, id, seed, payload string) []string {
+func hostilePaths(t *testing.T, s *webtest.Site, id, seed, payload string) []string {
 	paths := []string{"/runs/" + id, "/runs/" + id + "/embed", "/runs/" + id + ".json", "/runs/" + id + ".csv",
 		"/runs/" + id + ".md", "/runs/" + id + ".txt", "/runs/" + id + ".bbcode", "/runs/" + id + "/grid.svg",
 		"/runs/" + id + "/badge.svg", "/runs/" + id + "/card.png", "/runs/" + id + "/source",
 		"/runs", "/leaderboard", "/search?q=" + url.QueryEscape(payload[:8]), "/compare?runs=" + id + "," + seed,
 		"/compare/with/" + id, "/api/v1/runs?limit=50", "/api/v1/hardware", "/api/v1/engines", "/api/v1/models",
 		"/sitemap.xml", "/"}
-	_, page := s.get(t, "/runs/"+id)
+	_, page := s.Get(t, "/runs/"+id)
 	for _, m := range regexp.MustCompile(`href="(/(?:hardware|engines|models|submitters|orgs)/[^"?#]+)`).FindAllStringSubmatch(page, -1) {
 		paths = append(paths, m[1])
 	}
@@ -94,9 +95,9 @@ func hostilePaths(t *testing.T, s *testSite, id, seed, payload string) []string 
 }
 
 // checkRunJSON: the run's JSON gives every field back exactly as sent.
-func checkRunJSON(t *testing.T, s *testSite, id, payload string, fields []string) {
+func checkRunJSON(t *testing.T, s *webtest.Site, id, payload string, fields []string) {
 	t.Helper()
-	_, raw := s.get(t, "/runs/"+id+".json")
+	_, raw := s.Get(t, "/runs/"+id+".json")
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
 		t.Fatalf("/runs/%s.json: %v", id, err)
@@ -123,9 +124,9 @@ func checkRunJSON(t *testing.T, s *testSite, id, payload string, fields []string
 }
 
 // checkAnswer reads path and checks what its kind of answer must not do.
-func checkAnswer(t *testing.T, s *testSite, path string) {
+func checkAnswer(t *testing.T, s *webtest.Site, path string) {
 	t.Helper()
-	resp, body := s.get(t, path)
+	resp, body := s.Get(t, path)
 	if resp.StatusCode != 200 {
 		t.Errorf("%s = %d", path, resp.StatusCode)
 		return
@@ -235,12 +236,12 @@ func checkCSV(t *testing.T, path, body string) {
 // naming that field, and nothing is stored (PostgreSQL cannot keep NUL in
 // text, and a terminal would cut the line there).
 func TestNULInEveryTextField(t *testing.T) {
-	s := newSite(t)
-	body := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	before := s.rowCounts(t)
+	s := webtest.NewSite(t)
+	body := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	before := s.RowCounts(t)
 	for _, f := range textFields() {
-		mp, ct := multipartBody(t, body, "benchmark_results.json", map[string]string{f: "a\x00b"})
-		resp, out := s.post(t, ct, mp)
+		mp, ct := webtest.MultipartBody(t, body, "benchmark_results.json", map[string]string{f: "a\x00b"})
+		resp, out := s.Post(t, ct, mp)
 		probs, _ := out["problems"].([]any)
 		var p map[string]any
 		if len(probs) > 0 {
@@ -250,7 +251,7 @@ func TestNULInEveryTextField(t *testing.T) {
 			t.Errorf("%s with a NUL: %d %v", f, resp.StatusCode, out)
 		}
 	}
-	if after := s.rowCounts(t); after != before {
+	if after := s.RowCounts(t); after != before {
 		t.Errorf("refused uploads changed rows: %s → %s", before, after)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // hostileCase is one row of testdata/hostile/expected.tsv.
@@ -26,7 +27,7 @@ const maxAllocRatio = 8
 
 func hostileCases(t *testing.T) []hostileCase {
 	t.Helper()
-	f, err := os.Open("../../testdata/hostile/expected.tsv")
+	f, err := os.Open(webtest.Path("testdata/hostile/expected.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func mediaType(name string) string {
 // and saying what was wrong, no row changed on a refusal, allocations
 // bounded, and payloads of accepted files never shown raw.
 func TestHostileCorpus(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	cases := hostileCases(t)
 	if len(cases) < 40 {
 		t.Errorf("the corpus has %d cases, want at least 40", len(cases))
@@ -82,14 +83,14 @@ func TestHostileCorpus(t *testing.T) {
 	checkEveryFileListed(t, cases)
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			body, err := os.ReadFile("../../testdata/hostile/" + c.file)
+			body, err := os.ReadFile(webtest.Path("testdata/hostile/" + c.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := s.rowCounts(t)
+			before := s.RowCounts(t)
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
-			resp, out := s.post(t, mediaType(c.file), body)
+			resp, out := s.Post(t, mediaType(c.file), body)
 			runtime.ReadMemStats(&m1)
 			if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > maxAllocRatio*ingest.MaxBodyBytes {
 				t.Errorf("allocated %d MiB, over %d × the cap", alloc>>20, maxAllocRatio)
@@ -99,7 +100,7 @@ func TestHostileCorpus(t *testing.T) {
 			}
 			if c.status >= 400 {
 				checkRefusal(t, c, out)
-				if after := s.rowCounts(t); after != before {
+				if after := s.RowCounts(t); after != before {
 					t.Errorf("database changed: %s → %s", before, after)
 				}
 				return
@@ -134,10 +135,10 @@ func checkRefusal(t *testing.T, c hostileCase, out map[string]any) {
 
 // checkShownSafely reads an accepted run's pages and CSV export: absent
 // (an HTML payload) never appears raw, and no CSV cell starts a formula.
-func checkShownSafely(t *testing.T, s *testSite, id, absent string) {
+func checkShownSafely(t *testing.T, s *webtest.Site, id, absent string) {
 	t.Helper()
 	for _, path := range []string{"/runs/" + id, "/runs/" + id + "/embed", "/runs"} {
-		resp, page := s.get(t, path)
+		resp, page := s.Get(t, path)
 		if resp.StatusCode != 200 {
 			t.Errorf("%s = %d", path, resp.StatusCode)
 		}
@@ -145,7 +146,7 @@ func checkShownSafely(t *testing.T, s *testSite, id, absent string) {
 			t.Errorf("%s shows %q raw", path, absent)
 		}
 	}
-	_, export := s.get(t, "/runs/"+id+".csv")
+	_, export := s.Get(t, "/runs/"+id+".csv")
 	records, err := csv.NewReader(strings.NewReader(export)).ReadAll()
 	if err != nil {
 		t.Fatalf("CSV export: %v", err)
@@ -167,7 +168,7 @@ func checkEveryFileListed(t *testing.T, cases []hostileCase) {
 	for _, c := range cases {
 		listed[c.file] = true
 	}
-	entries, err := os.ReadDir("../../testdata/hostile")
+	entries, err := os.ReadDir(webtest.Path("testdata/hostile"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/mail"
 	"github.com/speedmatrix/speedmatrix/internal/mail/mailtest"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // attackerHost is the Host header an attacker sends: a link built from it
@@ -30,7 +31,7 @@ var linkRe = regexp.MustCompile(`https?://[^\s"<>]+`)
 // replays the attack on it (a reset asked for with Host: attacker.example)
 // and says where the mailed link went.
 func TestMailWithoutBaseURLRefused(t *testing.T) {
-	sink := mailtest.New(t, "site", smtpPassword)
+	sink := mailtest.New(t, "site", webtest.SMTPPassword)
 	m, err := mail.Parse(sink.URL(), "noreply@speedmatrix.example")
 	if err != nil {
 		t.Fatal(err)
@@ -59,9 +60,9 @@ func TestMailWithoutBaseURLRefused(t *testing.T) {
 			}
 			srv := httptest.NewServer(h)
 			defer srv.Close()
-			s := &testSite{Server: srv, store: st}
-			mustAccount(t, s, "victim", "victim@example.org", "victim-password-1", true)
-			newVisitor(t, s).post("/login/forgot", url.Values{"email": {"victim@example.org"}}, "Host: "+attackerHost)
+			s := &webtest.Site{Server: srv, Store: st}
+			webtest.MustAccount(t, s, "victim", "victim@example.org", "victim-password-1", true)
+			webtest.NewVisitor(t, s).Post("/login/forgot", url.Values{"email": {"victim@example.org"}}, "Host: "+attackerHost)
 			t.Fatalf("site.New built a mail site without BaseURL; its reset mail links to %v", linkRe.FindAllString(sink.Next(t).Body, -1))
 		})
 	}
@@ -79,16 +80,16 @@ func build(cfg site.Config) (h http.Handler, refusal any) {
 // attacker.example, and the reset link still works.
 func TestMailedLinksFromBaseURL(t *testing.T) {
 	const base = "http://sm.example"
-	sink := mailtest.New(t, "site", smtpPassword)
+	sink := mailtest.New(t, "site", webtest.SMTPPassword)
 	m, err := mail.Parse(sink.URL(), "noreply@speedmatrix.example")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newConfigSite(t, func(c *site.Config) { c.Mailer = m; c.BaseURL = base })
-	mustAccount(t, s, "victim", "victim@example.org", "victim-password-1", true)
-	mustAccount(t, s, "unsure", "unsure@example.org", "unsure-password-1", false)
+	s := webtest.NewConfigSite(t, func(c *site.Config) { c.Mailer = m; c.BaseURL = base })
+	webtest.MustAccount(t, s, "victim", "victim@example.org", "victim-password-1", true)
+	webtest.MustAccount(t, s, "unsure", "unsure@example.org", "unsure-password-1", false)
 	forged := "Host: " + attackerHost
-	v := newVisitor(t, s)
+	v := webtest.NewVisitor(t, s)
 	checkLinks := func(what, wantPath string) string {
 		t.Helper()
 		msg := sink.Next(t)
@@ -111,32 +112,32 @@ func TestMailedLinksFromBaseURL(t *testing.T) {
 		return found
 	}
 
-	if resp, _ := v.post("/login/forgot", url.Values{"email": {"victim@example.org"}}, forged); resp.StatusCode != http.StatusOK {
+	if resp, _ := v.Post("/login/forgot", url.Values{"email": {"victim@example.org"}}, forged); resp.StatusCode != http.StatusOK {
 		t.Fatalf("forgot = %d", resp.StatusCode)
 	}
 	reset := checkLinks("reset", "/account/reset?token=")
 	token := strings.TrimPrefix(reset, "/account/reset?token=")
-	if resp, _ := v.post("/account/reset", url.Values{"token": {token}, "password": {"victim-password-2"}}); resp.StatusCode != http.StatusSeeOther {
+	if resp, _ := v.Post("/account/reset", url.Values{"token": {token}, "password": {"victim-password-2"}}); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("the reset link under BaseURL = %d, want it to work", resp.StatusCode)
 	}
 
-	if resp, _ := newVisitor(t, s).post("/signup", url.Values{"handle": {"newbie"}, "email": {"newbie@example.org"}, "password": {testPassword}}, forged); resp.StatusCode != http.StatusOK {
+	if resp, _ := webtest.NewVisitor(t, s).Post("/signup", url.Values{"handle": {"newbie"}, "email": {"newbie@example.org"}, "password": {webtest.Password}}, forged); resp.StatusCode != http.StatusOK {
 		t.Fatalf("sign-up = %d", resp.StatusCode)
 	}
 	checkLinks("sign-up", "/signup/confirm?token=")
-	if resp, _ := newVisitor(t, s).post("/signup", url.Values{"handle": {"other"}, "email": {"victim@example.org"}, "password": {testPassword}}, forged); resp.StatusCode != http.StatusOK {
+	if resp, _ := webtest.NewVisitor(t, s).Post("/signup", url.Values{"handle": {"other"}, "email": {"victim@example.org"}, "password": {webtest.Password}}, forged); resp.StatusCode != http.StatusOK {
 		t.Fatalf("sign-up with a taken address = %d", resp.StatusCode)
 	}
 	checkLinks("taken address", "/login/forgot")
 
-	u := newVisitor(t, s)
-	if resp := u.login("unsure@example.org", "unsure-password-1", "/account"); resp.StatusCode != http.StatusSeeOther {
+	u := webtest.NewVisitor(t, s)
+	if resp := u.Login("unsure@example.org", "unsure-password-1", "/account"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-in = %d", resp.StatusCode)
 	}
 	// The jar keys cookies by Host, so the forged request carries the
 	// session by hand.
-	if resp, _ := u.post("/account/email/confirm", url.Values{}, forged, "Cookie: session="+u.session()); resp.StatusCode != http.StatusOK {
-		t.Fatalf("address confirmation = %d %s (session %q)", resp.StatusCode, resp.Header.Get("Location"), u.session())
+	if resp, _ := u.Post("/account/email/confirm", url.Values{}, forged, "Cookie: session="+u.Session()); resp.StatusCode != http.StatusOK {
+		t.Fatalf("address confirmation = %d %s (session %q)", resp.StatusCode, resp.Header.Get("Location"), u.Session())
 	}
 	checkLinks("address confirmation", "/account/email/verify?token=")
 }
@@ -145,12 +146,12 @@ func TestMailedLinksFromBaseURL(t *testing.T) {
 // BaseURL whatever Host the sign-in came with.
 func TestGitHubCallbackFromBaseURL(t *testing.T) {
 	const base = "https://sm.example"
-	s := newConfigSite(t, func(c *site.Config) {
+	s := webtest.NewConfigSite(t, func(c *site.Config) {
 		c.BaseURL = base
 		c.GitHub = site.GitHubApp{ClientID: "gh-id", ClientSecret: "gh-secret"}
 		site.WithGitHubEndpoints(c, "https://gh.example/authorize", "https://gh.example/token", "https://gh.example/api")
 	})
-	resp, _ := newVisitor(t, s).post("/login/github", url.Values{}, "Host: "+attackerHost)
+	resp, _ := webtest.NewVisitor(t, s).Post("/login/github", url.Values{}, "Host: "+attackerHost)
 	loc, err := url.Parse(resp.Header.Get("Location"))
 	if resp.StatusCode != http.StatusSeeOther || err != nil {
 		t.Fatalf("POST /login/github = %d %q", resp.StatusCode, resp.Header.Get("Location"))

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestArchiveSourceServedSafe: a tar uploaded with "../" and absolute
@@ -15,17 +17,17 @@ import (
 // under their base names, so extracting the download is harmless; the run
 // keeps the uploaded bytes' hash, and the page says so.
 func TestArchiveSourceServedSafe(t *testing.T) {
-	s := newSite(t)
-	tarBytes, err := os.ReadFile("../../testdata/regress/sweep_traversal_symlink.tar")
+	s := webtest.NewSite(t)
+	tarBytes, err := os.ReadFile(webtest.Path("testdata/regress/sweep_traversal_symlink.tar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, out := s.post(t, "application/x-tar", tarBytes)
+	resp, out := s.Post(t, "application/x-tar", tarBytes)
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d: %v", resp.StatusCode, out)
 	}
 	id := out["id"].(string)
-	resp, body := s.get(t, "/runs/"+id+"/source")
+	resp, body := s.Get(t, "/runs/"+id+"/source")
 	if ct := resp.Header.Get("Content-Type"); ct != "application/zip" {
 		t.Fatalf("source served as %q", ct)
 	}
@@ -44,10 +46,10 @@ func TestArchiveSourceServedSafe(t *testing.T) {
 		t.Errorf("served entries %v, want c4.json and c8.json", names)
 	}
 	sum := sha256.Sum256(tarBytes)
-	if _, page := s.get(t, "/runs/"+id+".json"); !strings.Contains(page, hex.EncodeToString(sum[:])) {
+	if _, page := s.Get(t, "/runs/"+id+".json"); !strings.Contains(page, hex.EncodeToString(sum[:])) {
 		t.Errorf("the run does not keep the uploaded bytes' SHA-256")
 	}
-	if _, page := s.get(t, "/runs/"+id); !strings.Contains(page, "rebuilt") {
+	if _, page := s.Get(t, "/runs/"+id); !strings.Contains(page, "rebuilt") {
 		t.Errorf("the report page does not say the archive is served rebuilt")
 	}
 	// The rebuilt zip is revalidated by its own ETag, which is not the
@@ -56,7 +58,7 @@ func TestArchiveSourceServedSafe(t *testing.T) {
 	if etag == "" || strings.Trim(etag, `"`) == hex.EncodeToString(sum[:]) {
 		t.Errorf("rebuilt source's ETag = %q", etag)
 	}
-	if again, _ := s.get(t, "/runs/"+id+"/source", "If-None-Match: "+etag); again.StatusCode != 304 {
+	if again, _ := s.Get(t, "/runs/"+id+"/source", "If-None-Match: "+etag); again.StatusCode != 304 {
 		t.Errorf("revalidating the source = %d, want 304", again.StatusCode)
 	}
 }

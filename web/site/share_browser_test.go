@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // grantPermissions is Browser.grantPermissions, which this cdproto does not
@@ -29,9 +30,9 @@ type grantParams struct {
 // iframe of another origin while the report page refuses to.
 func TestShareBrowser(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
-	id := s.seed(t)
-	_, md := s.get(t, "/runs/"+id+".md?lang=en")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	_, md := s.Get(t, "/runs/"+id+".md?lang=en")
 
 	t.Run("copy markdown", func(t *testing.T) { shareCopyMarkdown(t, newTab(t, browser), s, id, md) })
 
@@ -89,7 +90,7 @@ func TestShareBrowser(t *testing.T) {
 
 // shareCopyMarkdown clicks the Share panel's Copy button and reads the
 // clipboard: the Markdown export, byte for byte.
-func shareCopyMarkdown(t *testing.T, tab context.Context, s *testSite, id, md string) {
+func shareCopyMarkdown(t *testing.T, tab context.Context, s *webtest.Site, id, md string) {
 	cdpDo(t, tab, "open the report", chromedp.Navigate(s.URL+"/runs/"+id+"?lang=en"),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-copy="share-md"]`)))
 	bctx := chromedp.FromContext(tab).BrowserContextID

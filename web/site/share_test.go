@@ -24,12 +24,13 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/report"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/share"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // runDoc is /runs/{id}.json, the numbers every export must agree with.
-func runDoc(t *testing.T, s *testSite, id string) export.Document {
+func runDoc(t *testing.T, s *webtest.Site, id string) export.Document {
 	t.Helper()
-	_, body := s.get(t, "/runs/"+id+".json")
+	_, body := s.Get(t, "/runs/"+id+".json")
 	var doc export.Document
 	if err := json.Unmarshal([]byte(body), &doc); err != nil {
 		t.Fatal(err)
@@ -49,10 +50,10 @@ func enLocalizer(t *testing.T) *i18n.Localizer {
 // TestShareCSV: the CSV parses (RFC 4180) and carries every measurement of
 // the JSON, numbers at full precision.
 func TestShareCSV(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	doc := runDoc(t, s, id)
-	resp, body := s.get(t, "/runs/"+id+".csv?lang=en")
+	resp, body := s.Get(t, "/runs/"+id+".csv?lang=en")
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("GET .csv = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -149,11 +150,11 @@ func mdTables(t *testing.T, src []byte) [][][]string {
 // prefill table whose cells say, through report's formatters, what the
 // JSON holds.
 func TestShareMarkdown(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	doc := runDoc(t, s, id)
 	l := enLocalizer(t)
-	resp, body := s.get(t, "/runs/"+id+".md?lang=en")
+	resp, body := s.Get(t, "/runs/"+id+".md?lang=en")
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
 		t.Fatalf("GET .md = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -203,19 +204,19 @@ func TestShareMarkdown(t *testing.T) {
 		t.Errorf("no link back to the report in:\n%s", body)
 	}
 	for _, ext := range []string{".txt", ".bbcode"} {
-		resp, body := s.get(t, "/runs/"+id+ext+"?lang=en")
+		resp, body := s.Get(t, "/runs/"+id+ext+"?lang=en")
 		if resp.StatusCode != 200 || !strings.Contains(body, "63.5 tok/s single stream · 546 tok/s peak") ||
 			!strings.Contains(body, "63.5 · 96 ms") {
 			t.Errorf("GET %s = %d:\n%s", ext, resp.StatusCode, body)
 		}
 	}
-	if resp, _ := s.get(t, "/runs/nosuchrun.md"); resp.StatusCode != 404 {
+	if resp, _ := s.Get(t, "/runs/nosuchrun.md"); resp.StatusCode != 404 {
 		t.Errorf("unknown run's export = %d", resp.StatusCode)
 	}
 }
 
 // ingestDemo stores a demo document and returns its id.
-func ingestDemo(t *testing.T, s *testSite, name, modelID string) string {
+func ingestDemo(t *testing.T, s *webtest.Site, name, modelID string) string {
 	t.Helper()
 	u, err := demo.Upload(name)
 	if err != nil {
@@ -227,7 +228,7 @@ func ingestDemo(t *testing.T, s *testSite, name, modelID string) string {
 		}
 		u.Fields["model_id"] = modelID
 	}
-	res, err := ingest.Ingest(context.Background(), s.store, u)
+	res, err := ingest.Ingest(context.Background(), s.Store, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,10 +239,10 @@ func ingestDemo(t *testing.T, s *testSite, name, modelID string) string {
 // the headline and the absolute card URL, escaped even when the model name
 // is markup.
 func TestShareOpenGraph(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	evil := `x/"><img src=x onerror=alert(1)>'`
 	id := ingestDemo(t, s, demo.SeedRun, evil)
-	_, body := s.get(t, "/runs/"+id+"?lang=en")
+	_, body := s.Get(t, "/runs/"+id+"?lang=en")
 	if strings.Contains(body, "<img src=x") {
 		t.Fatal("the model name reached the page unescaped")
 	}
@@ -283,7 +284,7 @@ func TestShareOpenGraph(t *testing.T) {
 		t.Errorf("%d og:title tags", n)
 	}
 	// The Share panel's Markdown is the export's.
-	_, md := s.get(t, "/runs/"+id+".md?lang=en")
+	_, md := s.Get(t, "/runs/"+id+".md?lang=en")
 	if got := doc.Find("#share-md").Text(); got != md {
 		t.Errorf("Share panel Markdown differs from /runs/{id}.md:\n%s\n---\n%s", got, md)
 	}
@@ -292,12 +293,12 @@ func TestShareOpenGraph(t *testing.T) {
 // TestShareCard: the card is a 1200×630 PNG, different for another run,
 // and revalidates with its ETag.
 func TestShareCard(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
 	lil := ingestDemo(t, s, "lilbench-2x-rtx-pro-6000.json", "")
 	var cards [][]byte
 	for _, id := range []string{seed, lil} {
-		resp, body := s.get(t, "/runs/"+id+"/card.png?lang=ja")
+		resp, body := s.Get(t, "/runs/"+id+"/card.png?lang=ja")
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" {
 			t.Fatalf("card = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
@@ -312,7 +313,7 @@ func TestShareCard(t *testing.T) {
 			t.Errorf("Cache-Control %q", resp.Header.Get("Cache-Control"))
 		}
 		cards = append(cards, []byte(body))
-		resp, body = s.get(t, "/runs/"+id+"/card.png?lang=ja", "If-None-Match: "+resp.Header.Get("ETag"))
+		resp, body = s.Get(t, "/runs/"+id+"/card.png?lang=ja", "If-None-Match: "+resp.Header.Get("ETag"))
 		if resp.StatusCode != http.StatusNotModified || body != "" {
 			t.Errorf("revalidation = %d", resp.StatusCode)
 		}
@@ -320,18 +321,18 @@ func TestShareCard(t *testing.T) {
 	if bytes.Equal(cards[0], cards[1]) {
 		t.Error("two runs have the same card")
 	}
-	if resp, _ := s.get(t, "/runs/nosuchrun/card.png"); resp.StatusCode != 404 {
+	if resp, _ := s.Get(t, "/runs/nosuchrun/card.png"); resp.StatusCode != 404 {
 		t.Errorf("unknown run's card = %d", resp.StatusCode)
 	}
 }
 
 // TestShareSVGs: grid.svg and badge.svg are well-formed SVG.
 func TestShareSVGs(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	id := ingestDemo(t, s, demo.SeedRun, `a&b/<c> "d"`)
 	for _, p := range []string{"grid.svg", "badge.svg"} {
 		for _, lang := range []string{"en", "zh-Hans"} {
-			resp, body := s.get(t, "/runs/"+id+"/"+p+"?lang="+lang)
+			resp, body := s.Get(t, "/runs/"+id+"/"+p+"?lang="+lang)
 			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "image/svg+xml") {
 				t.Fatalf("%s = %d %s", p, resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
@@ -354,7 +355,7 @@ func TestShareSVGs(t *testing.T) {
 			}
 		}
 	}
-	_, grid := s.get(t, "/runs/"+id+"/grid.svg?lang=en")
+	_, grid := s.Get(t, "/runs/"+id+"/grid.svg?lang=en")
 	if !strings.Contains(grid, ">63.5<") || !strings.Contains(grid, ">Over capacity<") {
 		t.Error("grid.svg lacks the 0×1 figure or a status label")
 	}
@@ -363,9 +364,9 @@ func TestShareSVGs(t *testing.T) {
 // TestShareEmbed: the embed page may be framed by any origin (and only it),
 // and names the report as canonical.
 func TestShareEmbed(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	resp, body := s.get(t, "/runs/"+id+"/embed?lang=en")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	resp, body := s.Get(t, "/runs/"+id+"/embed?lang=en")
 	if resp.StatusCode != 200 {
 		t.Fatalf("embed = %d", resp.StatusCode)
 	}
@@ -383,7 +384,7 @@ func TestShareEmbed(t *testing.T) {
 	if !strings.Contains(body, `table class="grid"`) {
 		t.Error("no grid on the embed page")
 	}
-	resp, _ = s.get(t, "/runs/"+id)
+	resp, _ = s.Get(t, "/runs/"+id)
 	if !strings.Contains(resp.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 		t.Error("the report page may be framed")
 	}
@@ -392,9 +393,9 @@ func TestShareEmbed(t *testing.T) {
 // TestShareSitemap: sitemap.xml lists the pages and runs with hreflang
 // alternates; robots.txt names it.
 func TestShareSitemap(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	resp, body := s.get(t, "/sitemap.xml")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	resp, body := s.Get(t, "/sitemap.xml")
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/xml") {
 		t.Fatalf("sitemap = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -433,7 +434,7 @@ func TestShareSitemap(t *testing.T) {
 	if !found || len(set.URLs) < 2 {
 		t.Errorf("run %s not in the sitemap:\n%s", id, body)
 	}
-	_, robots := s.get(t, "/robots.txt")
+	_, robots := s.Get(t, "/robots.txt")
 	if !strings.Contains(robots, "Sitemap: "+s.URL+"/sitemap.xml") || !strings.Contains(robots, "User-agent: *") {
 		t.Errorf("robots.txt:\n%s", robots)
 	}
@@ -443,7 +444,7 @@ func TestShareSitemap(t *testing.T) {
 		if !strings.Contains(robots, "Sitemap: "+s.URL+"/sitemap-"+lang.Tag+".xml\n") {
 			t.Errorf("robots.txt lacks the %s sitemap", lang.Tag)
 		}
-		resp, body := s.get(t, "/sitemap-"+lang.Tag+".xml")
+		resp, body := s.Get(t, "/sitemap-"+lang.Tag+".xml")
 		if resp.StatusCode != 200 {
 			t.Fatalf("sitemap-%s = %d", lang.Tag, resp.StatusCode)
 		}
@@ -453,7 +454,7 @@ func TestShareSitemap(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"/sitemap-xx.xml", "/sitemap-zh-TW.xml", "/sitemap-JA.xml"} {
-		if resp, _ := s.get(t, bad); resp.StatusCode != 404 {
+		if resp, _ := s.Get(t, bad); resp.StatusCode != 404 {
 			t.Errorf("%s = %d, want 404", bad, resp.StatusCode)
 		}
 	}

@@ -2,25 +2,19 @@ package site_test
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/speedmatrix/speedmatrix/internal/accounts"
 	"github.com/speedmatrix/speedmatrix/internal/mail"
 	"github.com/speedmatrix/speedmatrix/internal/mail/mailtest"
-	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// smtpPassword is the sink's password: no log line may ever show it.
-const smtpPassword = "smtp-pw-31337"
 
 // syncBuffer is a log the background mailer and the test share.
 type syncBuffer struct {
@@ -42,43 +36,19 @@ func (s *syncBuffer) String() string {
 
 // newMailSite is a site that mails through a local SMTP sink, logging
 // into the returned buffer.
-func newMailSite(t *testing.T) (*testSite, *mailtest.Sink, *syncBuffer) {
+func newMailSite(t *testing.T) (*webtest.Site, *mailtest.Sink, *syncBuffer) {
 	t.Helper()
-	sink := mailtest.New(t, "site", smtpPassword)
+	sink := mailtest.New(t, "site", webtest.SMTPPassword)
 	m, err := mail.Parse(sink.URL(), "speedmatrix <noreply@speedmatrix.example>")
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	s := newConfigSite(t, func(c *site.Config) {
+	s := webtest.NewConfigSite(t, func(c *site.Config) {
 		c.Mailer = m
 		c.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	return s, sink, logs
-}
-
-// mustAccount makes an account with a password, its address confirmed or
-// not.
-func mustAccount(t *testing.T, s *testSite, handle, email, password string, confirmed bool) {
-	t.Helper()
-	hash, err := accounts.HashPassword(context.Background(), password)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := store.NewAccount{Handle: handle, Email: email, PasswordHash: hash, EmailVerified: confirmed}
-	if _, err := s.store.CreateConfirmedAccount(context.Background(), a); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// linkIn returns the path and query of the first link to path in body.
-func linkIn(t *testing.T, body, path string) string {
-	t.Helper()
-	m := regexp.MustCompile(`http://127\.0\.0\.1:\d+(` + regexp.QuoteMeta(path) + `\?token=[A-Za-z0-9_-]+)`).FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("no %s link in the mail:\n%s", path, body)
-	}
-	return m[1]
 }
 
 // TestForgotPasswordByMail: the form answers the same for an address
@@ -88,15 +58,15 @@ func linkIn(t *testing.T, body, path string) string {
 // SMTP password.
 func TestForgotPasswordByMail(t *testing.T) {
 	s, sink, logs := newMailSite(t)
-	mustAccount(t, s, "ana", "ana@example.org", "old-password-1", true)
-	mustAccount(t, s, "unsure", "unsure@example.org", "old-password-2", false)
-	v := newVisitor(t, s)
-	if _, body := v.get("/login"); !strings.Contains(body, `href="/login/forgot"`) {
+	webtest.MustAccount(t, s, "ana", "ana@example.org", "old-password-1", true)
+	webtest.MustAccount(t, s, "unsure", "unsure@example.org", "old-password-2", false)
+	v := webtest.NewVisitor(t, s)
+	if _, body := v.Get("/login"); !strings.Contains(body, `href="/login/forgot"`) {
 		t.Fatal("/login offers no forgotten-password link")
 	}
 	var answers []string
 	for _, email := range []string{"nobody@example.org", "unsure@example.org", "ana@example.org"} {
-		resp, body := v.post("/login/forgot", url.Values{"email": {email}})
+		resp, body := v.Post("/login/forgot", url.Values{"email": {email}})
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="forgot-sent"`) {
 			t.Fatalf("forgot %s = %d: %.300s", email, resp.StatusCode, body)
 		}
@@ -109,42 +79,42 @@ func TestForgotPasswordByMail(t *testing.T) {
 	if msg.To != "ana@example.org" || msg.Subject != "Your password reset link" || msg.User != "site" {
 		t.Fatalf("mail = %+v", msg)
 	}
-	link := linkIn(t, msg.Body, "/account/reset")
-	if resp, _ := v.get(link); resp.StatusCode != http.StatusOK {
+	link := webtest.LinkIn(t, msg.Body, "/account/reset")
+	if resp, _ := v.Get(link); resp.StatusCode != http.StatusOK {
 		t.Fatalf("reset link = %d", resp.StatusCode)
 	}
 	token := strings.TrimPrefix(link, "/account/reset?token=")
-	resp, _ := v.post("/account/reset", url.Values{"token": {token}, "password": {"new-password-9"}})
-	if resp.StatusCode != http.StatusSeeOther || v.session() == "" {
+	resp, _ := v.Post("/account/reset", url.Values{"token": {token}, "password": {"new-password-9"}})
+	if resp.StatusCode != http.StatusSeeOther || v.Session() == "" {
 		t.Fatalf("setting the password = %d", resp.StatusCode)
 	}
-	if resp := newVisitor(t, s).login("ana@example.org", "new-password-9", "/account"); resp.StatusCode != http.StatusSeeOther {
+	if resp := webtest.NewVisitor(t, s).Login("ana@example.org", "new-password-9", "/account"); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("sign-in with the new password = %d", resp.StatusCode)
 	}
-	if resp := newVisitor(t, s).login("ana@example.org", "old-password-1", "/account"); resp.StatusCode != http.StatusUnauthorized {
+	if resp := webtest.NewVisitor(t, s).Login("ana@example.org", "old-password-1", "/account"); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("sign-in with the old password = %d", resp.StatusCode)
 	}
-	if resp, _ := v.get(link); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := v.Get(link); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("the link opened again = %d, want 404", resp.StatusCode)
 	}
-	if resp, _ := v.post("/account/reset", url.Values{"token": {token}, "password": {"third-password"}}); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := v.Post("/account/reset", url.Values{"token": {token}, "password": {"third-password"}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("the link used again = %d, want 404", resp.StatusCode)
 	}
 	// In Japanese, then the address's budget is spent.
-	ja := newVisitor(t, s)
-	if resp, _ := ja.post("/login/forgot", url.Values{"email": {"ana@example.org"}}, "Accept-Language: ja"); resp.StatusCode != http.StatusOK {
+	ja := webtest.NewVisitor(t, s)
+	if resp, _ := ja.Post("/login/forgot", url.Values{"email": {"ana@example.org"}}, "Accept-Language: ja"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("forgot in Japanese = %d", resp.StatusCode)
 	}
 	if msg := sink.Next(t); msg.Subject != "パスワード再設定用のリンク" || !strings.Contains(msg.Body, "ana さん") {
 		t.Errorf("Japanese mail subject = %q", msg.Subject)
 	}
-	_, _ = ja.post("/login/forgot", url.Values{"email": {"ANA@example.org"}})
+	_, _ = ja.Post("/login/forgot", url.Values{"email": {"ANA@example.org"}})
 	sink.Next(t)
-	resp, body := ja.post("/login/forgot", url.Values{"email": {"ana@example.org"}})
+	resp, body := ja.Post("/login/forgot", url.Values{"email": {"ana@example.org"}})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || strings.Contains(body, `id="forgot-sent"`) {
 		t.Errorf("fourth request for one address in an hour = %d (Retry-After %q)", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	if strings.Contains(logs.String(), smtpPassword) || strings.Contains(logs.String(), token) {
+	if strings.Contains(logs.String(), webtest.SMTPPassword) || strings.Contains(logs.String(), token) {
 		t.Errorf("the log shows a secret:\n%s", logs.String())
 	}
 }
@@ -152,12 +122,12 @@ func TestForgotPasswordByMail(t *testing.T) {
 // TestForgotWithoutMail: without SMTP_URL the page says to ask the
 // operator, and mails nothing.
 func TestForgotWithoutMail(t *testing.T) {
-	s := newSite(t)
-	v := newVisitor(t, s)
+	s := webtest.NewSite(t)
+	v := webtest.NewVisitor(t, s)
 	for _, resp := range []func() (*http.Response, string){
-		func() (*http.Response, string) { return v.get("/login/forgot") },
+		func() (*http.Response, string) { return v.Get("/login/forgot") },
 		func() (*http.Response, string) {
-			return v.post("/login/forgot", url.Values{"email": {"a@example.org"}})
+			return v.Post("/login/forgot", url.Values{"email": {"a@example.org"}})
 		},
 	} {
 		r, body := resp()
@@ -170,14 +140,14 @@ func TestForgotWithoutMail(t *testing.T) {
 // TestFailedMailLogsNoPassword: a delivery that fails is logged, naming
 // the server with its password masked.
 func TestFailedMailLogsNoPassword(t *testing.T) {
-	m, err := mail.Parse("smtp://site:"+smtpPassword+"@127.0.0.1:1", "noreply@speedmatrix.example")
+	m, err := mail.Parse("smtp://site:"+webtest.SMTPPassword+"@127.0.0.1:1", "noreply@speedmatrix.example")
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
-	s := newConfigSite(t, func(c *site.Config) { c.Mailer = m; c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
-	mustAccount(t, s, "ana", "ana@example.org", "old-password-1", true)
-	if resp, _ := newVisitor(t, s).post("/login/forgot", url.Values{"email": {"ana@example.org"}}); resp.StatusCode != http.StatusOK {
+	s := webtest.NewConfigSite(t, func(c *site.Config) { c.Mailer = m; c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	webtest.MustAccount(t, s, "ana", "ana@example.org", "old-password-1", true)
+	if resp, _ := webtest.NewVisitor(t, s).Post("/login/forgot", url.Values{"email": {"ana@example.org"}}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("forgot = %d", resp.StatusCode)
 	}
 	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(logs.String(), "mail not sent"); {
@@ -186,7 +156,7 @@ func TestFailedMailLogsNoPassword(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if strings.Contains(logs.String(), smtpPassword) || strings.Contains(logs.String(), "ana@example.org") {
+	if strings.Contains(logs.String(), webtest.SMTPPassword) || strings.Contains(logs.String(), "ana@example.org") {
 		t.Errorf("the log shows the password or the address:\n%s", logs.String())
 	}
 }

@@ -2,7 +2,6 @@ package site_test
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // browserClient is one browser over HTTP: its own cookie jar, the Fetch
@@ -25,7 +23,7 @@ type browserClient struct {
 	base string
 }
 
-func newBrowserClient(t testing.TB, s *testSite) *browserClient {
+func newBrowserClient(t testing.TB, s *webtest.Site) *browserClient {
 	t.Helper()
 	jar, err := cookiejar.New(nil)
 	if err != nil {
@@ -56,23 +54,8 @@ func (b *browserClient) send(t testing.TB, method, path, contentType string, bod
 	return resp, string(raw)
 }
 
-// draftCount counts the drafts table's rows.
-func (s *testSite) draftCount(t testing.TB) int {
-	t.Helper()
-	conn, err := pgx.Connect(context.Background(), s.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var n int
-	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM drafts").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // newClockSite is newSite with the drafts' clock in the test's hands.
-func newClockSite(t testing.TB, now func() time.Time) *testSite {
+func newClockSite(t testing.TB, now func() time.Time) *webtest.Site {
 	t.Helper()
 	st, url := dbtest.New(t)
 	b, err := i18n.Default()
@@ -82,5 +65,5 @@ func newClockSite(t testing.TB, now func() time.Time) *testSite {
 	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
 		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Now: now}))
 	t.Cleanup(srv.Close)
-	return &testSite{Server: srv, store: st, url: url}
+	return &webtest.Site{Server: srv, Store: st, DBURL: url}
 }

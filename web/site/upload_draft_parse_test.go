@@ -12,16 +12,14 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// lilBenchFile is the two-GPU lil-bench sample the draft tests upload.
-const lilBenchFile = "../../testdata/formats/lil-bench/lil_bench_result_2gpu.json"
 
 // draftOf uploads file through the form in browser b and returns its
 // preview's address.
 func draftOf(t *testing.T, b *browserClient, file []byte) string {
 	t.Helper()
-	body, ct := multipartBody(t, file, "run.json", nil)
+	body, ct := webtest.MultipartBody(t, file, "run.json", nil)
 	resp, page := b.send(t, "POST", "/upload", ct, body)
 	draft := resp.Header.Get("Location")
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(draft, "/upload/drafts/") {
@@ -60,9 +58,9 @@ func publishRun(t *testing.T, b *browserClient, draft string, fields url.Values)
 // kept) is parsed from its file when used: it publishes, and with a
 // spoiled file it is refused.
 func TestDraftParsedOnce(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	b := newBrowserClient(t, s)
-	conn := mustConn(t, s)
+	conn := webtest.MustConn(t, s)
 	spoil := func(draft string) {
 		t.Helper()
 		if _, err := conn.Exec(context.Background(), `UPDATE drafts SET file_data = ARRAY['not a benchmark'::bytea] WHERE id = $1`,
@@ -77,7 +75,7 @@ func TestDraftParsedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	file := readFile(t, lilBenchFile)
+	file := webtest.ReadFile(t, webtest.LilBenchFile)
 
 	draft := draftOf(t, b, file)
 	spoil(draft)
@@ -89,7 +87,7 @@ func TestDraftParsedOnce(t *testing.T) {
 		t.Fatalf("updating the preview = %d: %.300s", resp.StatusCode, page)
 	}
 	id := publishRun(t, b, draft, url.Values{"os": {"Ubuntu 24.04"}, "quantization": {"FP8 (typed)"}})
-	_, report := s.get(t, "/runs/"+id)
+	_, report := s.Get(t, "/runs/"+id)
 	for _, want := range []string{"GLM-4.5-Air-FP8", "FP8 (typed)", "Ubuntu 24.04"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the published run's report lacks %q", want)
@@ -97,11 +95,11 @@ func TestDraftParsedOnce(t *testing.T) {
 	}
 
 	// A draft without a kept parse: its file is read.
-	other := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	other := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	old := draftOf(t, b, other)
 	forget(old)
 	publishRun(t, b, old, nil)
-	old = draftOf(t, b, readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"))
+	old = draftOf(t, b, webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"))
 	forget(old)
 	spoil(old)
 	if resp, _ := publish(t, b, old, nil); resp.StatusCode == http.StatusSeeOther {
@@ -115,19 +113,19 @@ func TestDraftParsedOnce(t *testing.T) {
 // rows, found in the catalog, and the run's own row, but for the run's id,
 // its upload time and the form's claim.
 func TestDraftPublishesAsTheIngest(t *testing.T) {
-	file := readFile(t, lilBenchFile)
+	file := webtest.ReadFile(t, webtest.LilBenchFile)
 	fields := url.Values{"quantization": {"FP8 (typed)"}, "os": {"Ubuntu 24.04"}, "gpu_count": {"2"}}
 
-	viaDraft := newSite(t)
+	viaDraft := webtest.NewSite(t)
 	b := newBrowserClient(t, viaDraft)
 	id := publishRun(t, b, draftOf(t, b, file), fields)
 
-	direct := newSite(t)
+	direct := webtest.NewSite(t)
 	typed := map[string]string{}
 	for k := range fields {
 		typed[k] = fields.Get(k)
 	}
-	res, err := ingest.Ingest(context.Background(), direct.store, ingest.Upload{Files: []archive.File{{Name: "run.json", Data: file}}, Fields: typed})
+	res, err := ingest.Ingest(context.Background(), direct.Store, ingest.Upload{Files: []archive.File{{Name: "run.json", Data: file}}, Fields: typed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +154,9 @@ func at(rows []string, i int) string {
 // the runs row and the rows of every table with a run_id column, without
 // the run's id (named "<run>" where a value holds it), its upload time and
 // its claim.
-func storedRows(t *testing.T, s *testSite, id string) []string {
+func storedRows(t *testing.T, s *webtest.Site, id string) []string {
 	t.Helper()
-	conn := mustConn(t, s)
+	conn := webtest.MustConn(t, s)
 	ctx := context.Background()
 	rows, _ := conn.Query(ctx, `SELECT table_name::text FROM information_schema.columns
 WHERE table_schema = 'public' AND column_name = 'run_id' ORDER BY 1`)

@@ -1,7 +1,6 @@
 package site_test
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -9,39 +8,16 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
-// draftAs sends a file to /upload as browser v (and its headers) and
-// returns the preview's address: the first step only.
-func (v *visitor) draftAs(file []byte, headers ...string) string {
-	v.t.Helper()
-	body, ct := multipartBody(v.t, file, "run.json", nil)
-	req, _ := http.NewRequest("POST", v.s.URL+"/upload", bytes.NewReader(body))
-	req.Header.Set("Content-Type", ct)
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	for _, h := range headers {
-		k, val, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, val)
-	}
-	resp, err := v.c.Do(req)
-	if err != nil {
-		v.t.Fatal(err)
-	}
-	resp.Body.Close()
-	draft := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(draft, "/upload/drafts/") {
-		v.t.Fatalf("upload = %d → %q, want 303 to a preview", resp.StatusCode, draft)
-	}
-	return draft
-}
-
 // wantNothingPublished checks no run is stored and the drafts are kept.
-func wantNothingPublished(t *testing.T, s *testSite, drafts int) {
+func wantNothingPublished(t *testing.T, s *webtest.Site, drafts int) {
 	t.Helper()
-	if n := s.rowCounts(t); !strings.HasPrefix(n, "runs=0 ") {
+	if n := s.RowCounts(t); !strings.HasPrefix(n, "runs=0 ") {
 		t.Errorf("a run was published: %s", n)
 	}
-	if n := s.draftCount(t); n != drafts {
+	if n := s.DraftCount(t); n != drafts {
 		t.Errorf("%d drafts, want %d kept", n, drafts)
 	}
 }
@@ -69,23 +45,23 @@ func wantSignInRefusal(t *testing.T, resp *http.Response, page, handle, draft st
 // the drafts cookie alone is refused, saying who must sign in; the draft
 // stays, and nothing is published.
 func TestDraftOfSuspendedAccount(t *testing.T) {
-	s := newSite(t)
-	carol := newVisitor(t, s)
-	carol.signup("carol", "carol@example.com", testPassword)
-	draft := carol.draftAs(readFile(t, lilBenchFile))
+	s := webtest.NewSite(t)
+	carol := webtest.NewVisitor(t, s)
+	carol.Signup("carol", "carol@example.com", webtest.Password)
+	draft := carol.DraftAs(webtest.ReadFile(t, webtest.LilBenchFile))
 
-	mod := newVisitor(t, s)
-	mod.signup("moderator", "mod@example.com", testPassword)
-	if err := s.store.GrantAdmin(context.Background(), "moderator", "operator (test)"); err != nil {
+	mod := webtest.NewVisitor(t, s)
+	mod.Signup("moderator", "mod@example.com", webtest.Password)
+	if err := s.Store.GrantAdmin(context.Background(), "moderator", "operator (test)"); err != nil {
 		t.Fatal(err)
 	}
-	if resp, _ := mod.post("/admin/suspend", url.Values{"target": {"carol"}, "reason": {"spam uploads"}}); resp.StatusCode != http.StatusOK {
+	if resp, _ := mod.Post("/admin/suspend", url.Values{"target": {"carol"}, "reason": {"spam uploads"}}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("suspend = %d", resp.StatusCode)
 	}
-	resp, page := carol.post(draft, url.Values{"action": {"publish"}, "os": {"Ubuntu 24.04"}})
+	resp, page := carol.Post(draft, url.Values{"action": {"publish"}, "os": {"Ubuntu 24.04"}})
 	wantSignInRefusal(t, resp, page, "carol", draft)
 	wantNothingPublished(t, s, 1)
-	if resp, page := carol.get(draft); resp.StatusCode != http.StatusOK || !strings.Contains(page, "Ubuntu 24.04") {
+	if resp, page := carol.Get(draft); resp.StatusCode != http.StatusOK || !strings.Contains(page, "Ubuntu 24.04") {
 		t.Errorf("the preview after the refusal = %d, want it kept with the field typed", resp.StatusCode)
 	}
 }
@@ -95,37 +71,37 @@ func TestDraftOfSuspendedAccount(t *testing.T) {
 // does another account signing in on that browser. They are the
 // account's, not lost: signed in again, it publishes them, verified.
 func TestDraftForgottenAtSignOut(t *testing.T) {
-	s := newSite(t)
-	b := newVisitor(t, s)
-	b.signup("carol", "carol@example.com", testPassword)
-	draft := b.draftAs(readFile(t, lilBenchFile))
-	if resp, _ := b.post("/logout", url.Values{}); resp.StatusCode != http.StatusSeeOther {
+	s := webtest.NewSite(t)
+	b := webtest.NewVisitor(t, s)
+	b.Signup("carol", "carol@example.com", webtest.Password)
+	draft := b.DraftAs(webtest.ReadFile(t, webtest.LilBenchFile))
+	if resp, _ := b.Post("/logout", url.Values{}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-out = %d", resp.StatusCode)
 	}
-	if resp, _ := b.post(draft, url.Values{"action": {"publish"}}); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := b.Post(draft, url.Values{"action": {"publish"}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("publishing with the drafts cookie after sign-out = %d → %q, want 404", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, _ := b.get(draft); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := b.Get(draft); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("the preview after sign-out = %d, want 404", resp.StatusCode)
 	}
-	b.signup("dave", "dave@example.com", testPassword)
-	if resp, _ := b.post(draft, url.Values{"action": {"publish"}}); resp.StatusCode != http.StatusNotFound {
+	b.Signup("dave", "dave@example.com", webtest.Password)
+	if resp, _ := b.Post(draft, url.Values{"action": {"publish"}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account publishing the draft on that browser = %d, want 404", resp.StatusCode)
 	}
 	wantNothingPublished(t, s, 1)
 
-	if resp := b.login("carol@example.com", testPassword, draft); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != draft {
+	if resp := b.Login("carol@example.com", webtest.Password, draft); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != draft {
 		t.Fatalf("signing in again = %d → %q, want back to the preview", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, _ := b.get(draft); resp.StatusCode != http.StatusOK {
+	if resp, _ := b.Get(draft); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the preview signed in again = %d, want 200", resp.StatusCode)
 	}
-	resp, _ := b.post(draft, url.Values{"action": {"publish"}})
+	resp, _ := b.Post(draft, url.Values{"action": {"publish"}})
 	id := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
 	if resp.StatusCode != http.StatusSeeOther || id == "" {
 		t.Fatalf("publishing signed in again = %d → %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if r, err := s.store.GetRun(context.Background(), id); err != nil || r.Submitter != "carol" || !r.SubmitterVerified {
+	if r, err := s.Store.GetRun(context.Background(), id); err != nil || r.Submitter != "carol" || !r.SubmitterVerified {
 		t.Errorf("published run = %+v (%v), want carol's, verified", r, err)
 	}
 }
@@ -135,32 +111,32 @@ func TestDraftForgottenAtSignOut(t *testing.T) {
 // refused; a draft a token uploaded through the form publishes with that
 // token again, not without it; an anonymous draft publishes anonymously.
 func TestDraftPublishedByItsAccountNow(t *testing.T) {
-	s := newSite(t)
-	carol := newVisitor(t, s)
-	carol.signup("carol", "carol@example.com", testPassword)
-	token := carol.createToken()
-	if resp, _ := carol.post("/logout", url.Values{}); resp.StatusCode != http.StatusSeeOther {
+	s := webtest.NewSite(t)
+	carol := webtest.NewVisitor(t, s)
+	carol.Signup("carol", "carol@example.com", webtest.Password)
+	token := carol.CreateToken()
+	if resp, _ := carol.Post("/logout", url.Values{}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatal("sign-out")
 	}
 
-	script := newVisitor(t, s)
-	draft := script.draftAs(readFile(t, lilBenchFile), "Authorization: Bearer "+token)
-	resp, page := script.post(draft, url.Values{"action": {"publish"}})
+	script := webtest.NewVisitor(t, s)
+	draft := script.DraftAs(webtest.ReadFile(t, webtest.LilBenchFile), "Authorization: Bearer "+token)
+	resp, page := script.Post(draft, url.Values{"action": {"publish"}})
 	wantSignInRefusal(t, resp, page, "carol", draft)
-	script.signup("dave", "dave@example.com", testPassword)
-	resp, page = script.post(draft, url.Values{"action": {"publish"}})
+	script.Signup("dave", "dave@example.com", webtest.Password)
+	resp, page = script.Post(draft, url.Values{"action": {"publish"}})
 	wantSignInRefusal(t, resp, page, "carol", draft)
 	wantNothingPublished(t, s, 1)
-	if resp, _ := script.post(draft, url.Values{"action": {"publish"}}, "Authorization: Bearer "+token); resp.StatusCode != http.StatusSeeOther {
+	if resp, _ := script.Post(draft, url.Values{"action": {"publish"}}, "Authorization: Bearer "+token); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("publishing with the token that uploaded it = %d, want 303", resp.StatusCode)
 	}
 
-	anonymous := newVisitor(t, s)
-	draft = anonymous.draftAs(readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
-	anonymous.signup("erin", "erin@example.com", testPassword)
-	resp, _ = anonymous.post(draft, url.Values{"action": {"publish"}})
+	anonymous := webtest.NewVisitor(t, s)
+	draft = anonymous.DraftAs(webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
+	anonymous.Signup("erin", "erin@example.com", webtest.Password)
+	resp, _ = anonymous.Post(draft, url.Values{"action": {"publish"}})
 	id := strings.TrimSuffix(strings.TrimPrefix(resp.Header.Get("Location"), "/runs/"), "#share")
-	if r, err := s.store.GetRun(context.Background(), id); err != nil || r.SubmitterVerified {
+	if r, err := s.Store.GetRun(context.Background(), id); err != nil || r.SubmitterVerified {
 		t.Errorf("the anonymous draft published as %+v (%v), want anonymous", r, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/formatstest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestBrowserUploadPreview uploads in the three steps a person takes: the
@@ -24,13 +25,13 @@ import (
 // and the seed file again with JavaScript off, through the plain form.
 func TestBrowserUploadPreview(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	b, err := i18n.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	en := b.Localizer("en")
-	seed, err := filepath.Abs("../../internal/demo/runs/seed-rtx3060.bench.json")
+	seed, err := filepath.Abs(webtest.Path("internal/demo/runs/seed-rtx3060.bench.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +157,9 @@ func dropFiles(t *testing.T, tab context.Context, sel string, files []string) {
 // previewSweep publishes three files of a vLLM sweep through the file
 // input: one preview with a cell per file, the files' GPU behind the
 // change disclosure, one report.
-func previewSweep(t *testing.T, browser context.Context, s *testSite, seedRun string) {
+func previewSweep(t *testing.T, browser context.Context, s *webtest.Site, seedRun string) {
 	tab := newTab(t, browser)
-	files := formatstest.VLLMSweep(t, sweepModel, []int{4000}, []int{1, 2, 4})
+	files := formatstest.VLLMSweep(t, webtest.SweepModel, []int{4000}, []int{1, 2, 4})
 	cdpDo(t, tab, "choose three files and upload",
 		chromedp.Navigate(s.URL+"/upload?lang=en"),
 		chromedp.SetUploadFiles(chromedp.CSS("#f-file"), writeFiles(t, files)),

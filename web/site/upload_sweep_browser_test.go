@@ -11,6 +11,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/formats/formatstest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // writeFiles puts files in a fresh directory and returns their paths.
@@ -34,8 +35,8 @@ func writeFiles(t *testing.T, files []archive.File) []string {
 // refused, the message beside the file input naming that file.
 func TestBrowserSweep(t *testing.T) {
 	browser := newBrowser(t)
-	s := newSite(t)
-	files := formatstest.VLLMSweep(t, sweepModel, sweepPrompts, sweepConcs)
+	s := webtest.NewSite(t)
+	files := formatstest.VLLMSweep(t, webtest.SweepModel, webtest.SweepPrompts, webtest.SweepConcs)
 
 	t.Run("one run", func(t *testing.T) {
 		tab := newTab(t, browser)
@@ -56,9 +57,9 @@ func TestBrowserSweep(t *testing.T) {
 		for _, c := range cells {
 			at[c.Context+"x"+c.Concurrency] = c
 		}
-		for _, p := range sweepPrompts {
-			for _, c := range sweepConcs {
-				key := strconv.Itoa(sweepCtx[p]) + "x" + strconv.Itoa(c)
+		for _, p := range webtest.SweepPrompts {
+			for _, c := range webtest.SweepConcs {
+				key := strconv.Itoa(webtest.SweepCtx[p]) + "x" + strconv.Itoa(c)
 				// TotalTPS is 100 × concurrency + prompt/1000: its
 				// integer part is on the cell whatever the rounding.
 				want := strconv.Itoa(100*c + p/1000)

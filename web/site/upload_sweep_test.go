@@ -15,14 +15,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/formats/formatstest"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
-)
-
-const sweepModel = "meta-llama/Llama-3.1-8B-Instruct"
-
-var (
-	sweepPrompts = []int{1000, 4000, 16000}
-	sweepConcs   = []int{1, 2, 4, 8}
-	sweepCtx     = map[int]int{1000: 1024, 4000: 4096, 16000: 16384}
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // filesBody is a multipart form with every file in its own "file" part.
@@ -59,23 +52,23 @@ func tarGzOf(t testing.TB, files []archive.File) []byte {
 // cell with its file's numbers and its exact mean prompt length.
 func checkSweepRun(t *testing.T, r *run.Run) {
 	t.Helper()
-	if !slices.Equal(r.Settings.Contexts, []int{1024, 4096, 16384}) || !slices.Equal(r.Settings.Concurrencies, sweepConcs) {
-		t.Fatalf("grid %v × %v, want [1024 4096 16384] × %v", r.Settings.Contexts, r.Settings.Concurrencies, sweepConcs)
+	if !slices.Equal(r.Settings.Contexts, []int{1024, 4096, 16384}) || !slices.Equal(r.Settings.Concurrencies, webtest.SweepConcs) {
+		t.Fatalf("grid %v × %v, want [1024 4096 16384] × %v", r.Settings.Contexts, r.Settings.Concurrencies, webtest.SweepConcs)
 	}
-	if len(r.Decode) != 12 || r.Model.ID != sweepModel || r.SourceFormat != "vllm-bench-serve" || r.Hardware.GPUName != "H100" {
+	if len(r.Decode) != 12 || r.Model.ID != webtest.SweepModel || r.SourceFormat != "vllm-bench-serve" || r.Hardware.GPUName != "H100" {
 		t.Fatalf("%d cells, model %q, format %q, GPU %q", len(r.Decode), r.Model.ID, r.SourceFormat, r.Hardware.GPUName)
 	}
-	for _, p := range sweepPrompts {
-		for _, c := range sweepConcs {
+	for _, p := range webtest.SweepPrompts {
+		for _, c := range webtest.SweepConcs {
 			want := formatstest.SweepCell{Prompt: p, Concurrency: c}
-			i := slices.IndexFunc(r.Decode, func(d run.DecodeCell) bool { return d.Context == sweepCtx[p] && d.Concurrency == c })
+			i := slices.IndexFunc(r.Decode, func(d run.DecodeCell) bool { return d.Context == webtest.SweepCtx[p] && d.Concurrency == c })
 			if i < 0 {
-				t.Errorf("no cell %d × %d", sweepCtx[p], c)
+				t.Errorf("no cell %d × %d", webtest.SweepCtx[p], c)
 				continue
 			}
 			d := r.Decode[i]
 			if d.Status != run.Valid || d.MeasuredContext != p || d.TotalTPS == nil || *d.TotalTPS != want.TotalTPS() || *d.TTFTms != want.TTFTms() {
-				t.Errorf("cell %d × %d: %s, measured context %d, %v tok/s; want valid, %d, %v", sweepCtx[p], c, d.Status, d.MeasuredContext, d.TotalTPS, p, want.TotalTPS())
+				t.Errorf("cell %d × %d: %s, measured context %d, %v tok/s; want valid, %d, %v", webtest.SweepCtx[p], c, d.Status, d.MeasuredContext, d.TotalTPS, p, want.TotalTPS())
 			}
 		}
 	}
@@ -86,7 +79,7 @@ func checkSweepRun(t *testing.T, r *run.Run) {
 // 3 × 4 grid; the same files again, in another order or another container,
 // are the same run; the source comes back whole and derives again.
 func TestAPISweep(t *testing.T) {
-	files := formatstest.VLLMSweep(t, sweepModel, sweepPrompts, sweepConcs)
+	files := formatstest.VLLMSweep(t, webtest.SweepModel, webtest.SweepPrompts, webtest.SweepConcs)
 	reversed := slices.Clone(files)
 	slices.Reverse(reversed)
 	parts, partsCT := filesBody(t, files, map[string]string{"engine_version": "0.11.0"})
@@ -104,18 +97,18 @@ func TestAPISweep(t *testing.T) {
 	}
 	for _, up := range uploads {
 		t.Run(up.name, func(t *testing.T) {
-			s := newSite(t)
-			resp, out := s.post(t, up.ct, up.body)
+			s := webtest.NewSite(t)
+			resp, out := s.Post(t, up.ct, up.body)
 			if resp.StatusCode != http.StatusCreated {
 				t.Fatalf("upload = %d %v", resp.StatusCode, out)
 			}
 			id := out["id"].(string)
-			r, err := s.store.GetRun(context.Background(), id)
+			r, err := s.Store.GetRun(context.Background(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkSweepRun(t, r)
-			resp, src := s.get(t, "/runs/"+id+"/source")
+			resp, src := s.Get(t, "/runs/"+id+"/source")
 			if up.source != nil && src != string(up.source) {
 				t.Errorf("source: %d bytes, want the %d stored", len(src), len(up.source))
 			}
@@ -129,10 +122,10 @@ func TestAPISweep(t *testing.T) {
 					t.Errorf("source file %s is not the uploaded one", f.Name)
 				}
 			}
-			if err := ingest.Rederive(context.Background(), s.store, id); err != nil {
+			if err := ingest.Rederive(context.Background(), s.Store, id); err != nil {
 				t.Fatalf("rederive: %v", err)
 			}
-			if r, _ = s.store.GetRun(context.Background(), id); r.Engine.Version != "" && up.name != "twelve parts" {
+			if r, _ = s.Store.GetRun(context.Background(), id); r.Engine.Version != "" && up.name != "twelve parts" {
 				t.Errorf("engine version %q from nowhere", r.Engine.Version)
 			}
 			checkSweepRun(t, r)
@@ -145,11 +138,11 @@ func TestAPISweep(t *testing.T) {
 				if dup.ct == "application/json" {
 					hdr = append(hdr, "Content-Encoding: gzip")
 				}
-				if resp, out := s.post(t, dup.ct, dup.body, hdr...); resp.StatusCode != http.StatusOK || out["id"] != id {
+				if resp, out := s.Post(t, dup.ct, dup.body, hdr...); resp.StatusCode != http.StatusOK || out["id"] != id {
 					t.Errorf("the same files again (%s) = %d %v, want 200 with %s", dup.ct, resp.StatusCode, out, id)
 				}
 			}
-			if got := s.rowCounts(t); !strings.HasPrefix(got, "runs=1 ") {
+			if got := s.RowCounts(t); !strings.HasPrefix(got, "runs=1 ") {
 				t.Errorf("rows: %s", got)
 			}
 		})
@@ -159,24 +152,24 @@ func TestAPISweep(t *testing.T) {
 // Files of another model are refused together with the rest, naming the
 // odd file and what differs; nothing is stored.
 func TestAPISweepMixedModels(t *testing.T) {
-	s := newSite(t)
-	before := s.rowCounts(t)
-	files := formatstest.VLLMSweep(t, sweepModel, sweepPrompts, sweepConcs)
+	s := webtest.NewSite(t)
+	before := s.RowCounts(t)
+	files := formatstest.VLLMSweep(t, webtest.SweepModel, webtest.SweepPrompts, webtest.SweepConcs)
 	odd := formatstest.VLLMSweep(t, "Qwen/Qwen3-8B", []int{4000}, []int{2})[0]
 	odd.Name = "qwen.json"
 	files[5] = odd
 	body, ct := filesBody(t, files, nil)
-	resp, out := s.post(t, ct, body)
+	resp, out := s.Post(t, ct, body)
 	probs, _ := out["problems"].([]any)
 	if resp.StatusCode != http.StatusUnprocessableEntity || len(probs) != 1 {
 		t.Fatalf("mixed models = %d %v, want 422 with one problem", resp.StatusCode, out)
 	}
 	p := probs[0].(map[string]any)
 	msg, _ := p["message"].(string)
-	if p["path"] != `$["qwen.json"]` || !strings.Contains(msg, "qwen.json") || !strings.Contains(msg, "Qwen/Qwen3-8B") || !strings.Contains(msg, sweepModel) {
+	if p["path"] != `$["qwen.json"]` || !strings.Contains(msg, "qwen.json") || !strings.Contains(msg, "Qwen/Qwen3-8B") || !strings.Contains(msg, webtest.SweepModel) {
 		t.Errorf("problem %v does not name the odd file and both models", p)
 	}
-	if after := s.rowCounts(t); after != before {
+	if after := s.RowCounts(t); after != before {
 		t.Errorf("database changed: %s → %s", before, after)
 	}
 }
