@@ -1,35 +1,13 @@
 package site_test
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
-	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
-
-// tsv reads a table typed from the seed page (testdata/seed/*.tsv).
-func tsv(t testing.TB, name string) [][]string {
-	t.Helper()
-	f, err := os.Open(webtest.Path("testdata/seed/" + name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#") {
-			rows = append(rows, strings.Split(line, "\t"))
-		}
-	}
-	return rows
-}
 
 // changingStore is a store that can tell the server a run changed
 // without writing anything: a page cached before is stale after it, so

@@ -1,4 +1,4 @@
-package site_test
+package report_test
 
 import (
 	"bytes"
