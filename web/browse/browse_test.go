@@ -1,4 +1,4 @@
-package site_test
+package browse_test
 
 import (
 	"encoding/json"
