@@ -1,4 +1,4 @@
-package site_test
+package upload_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package site_test
+package upload_test
 
 import (
 	"bytes"
@@ -54,7 +54,7 @@ func (b *browserClient) send(t testing.TB, method, path, contentType string, bod
 	return resp, string(raw)
 }
 
-// newClockSite is newSite with the drafts' clock in the test's hands.
+// newClockSite is webtest.NewSite with the drafts' clock in the test's hands.
 func newClockSite(t testing.TB, now func() time.Time) *webtest.Site {
 	t.Helper()
 	st, url := dbtest.New(t)
