@@ -1,4 +1,4 @@
-package site_test
+package account_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
-// postForm sends a browser's form from any goroutine (visitor.do may only
+// postForm sends a browser's form from any goroutine (Visitor.Do may only
 // fail the test from the test's own) and returns the status and
 // Retry-After.
 func postForm(s *webtest.Site, path string, form url.Values) (status int, retryAfter string, err error) {

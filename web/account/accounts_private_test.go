@@ -1,4 +1,4 @@
-package site_test
+package account_test
 
 import (
 	"strings"
