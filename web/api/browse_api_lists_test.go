@@ -1,4 +1,4 @@
-package site_test
+package api_test
 
 import (
 	"context"
