@@ -1,4 +1,4 @@
-package site_test
+package docs_test
 
 import (
 	"encoding/json"
