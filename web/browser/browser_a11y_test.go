@@ -1,4 +1,4 @@
-package site_test
+package browser_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
-// axeScript is axe-core as npm installs it from web/testdata/axe
+// axeScript is axe-core as npm installs it from web/browser/testdata/axe
 // (package-lock.json pins the version; make deps runs npm ci).
 const axeScript = "testdata/axe/node_modules/axe-core/axe.min.js"
 
@@ -126,9 +126,9 @@ func readAxe(t *testing.T) string {
 	b, err := os.ReadFile(axeScript)
 	if err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("axe-core is not installed (%v): run make deps-axe (npm ci in web/testdata/axe)", err)
+			t.Fatalf("axe-core is not installed (%v): run make deps-axe (npm ci in web/browser/testdata/axe)", err)
 		}
-		t.Skipf("axe-core is not installed (%v): run make deps-axe (npm ci in web/testdata/axe)", err)
+		t.Skipf("axe-core is not installed (%v): run make deps-axe (npm ci in web/browser/testdata/axe)", err)
 	}
 	return string(b)
 }
