@@ -16,7 +16,7 @@ import (
 )
 
 // These benchmarks are full HTTP round trips: the httptest server of
-// newSite (web.New over a fresh migrated PostgreSQL database from dbtest)
+// webtest.NewSite (web.New over a fresh migrated PostgreSQL database from dbtest)
 // and its keep-alive client, on 127.0.0.1. Each iteration is one request
 // and reads the whole answer, so ns/op is the latency of one request at a
 // concurrency of one, client included. Without a database they skip, like

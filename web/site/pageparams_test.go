@@ -33,7 +33,7 @@ func cacheCounts(t *testing.T, m *site.Metrics) (hits, misses, entries int) {
 		read("speedmatrix_page_cache_entries")
 }
 
-// newCountedSite is newSite with the metrics at hand.
+// newCountedSite is webtest.NewSite with the metrics at hand.
 func newCountedSite(t *testing.T) (*webtest.Site, *site.Metrics) {
 	st, dbURL := dbtest.New(t)
 	m := site.NewMetrics()

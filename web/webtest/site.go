@@ -90,7 +90,7 @@ func getWith(t testing.TB, client *http.Client, url string, headers ...string) (
 	return resp, string(body)
 }
 
-// NewConfigSite is newSite with the config changed by edit (a base URL,
+// NewConfigSite is NewSite with the config changed by edit (a base URL,
 // a policy, a logger). Its BaseURL is the test server's own origin, as a
 // deployment's BASE_URL names the site (mail and GitHub sign-in need one),
 // unless edit sets another.
@@ -323,7 +323,7 @@ func (s *Site) UploadVariant(t *testing.T, seedID, hash string, edit func(doc ma
 	return out["id"].(string)
 }
 
-// NewPolicySite is newSite with an upload policy and a logger of the test's.
+// NewPolicySite is NewSite with an upload policy and a logger of the test's.
 func NewPolicySite(t testing.TB, p site.UploadPolicy, log *slog.Logger) *Site {
 	t.Helper()
 	st, url := dbtest.New(t)
