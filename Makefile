@@ -78,8 +78,8 @@ deps-chromium:
 	  else echo "the browser tests need Chromium: install Debian's package with 'apt-get install -y chromium'"; exit 1; fi; }
 
 ## deps-axe: the accessibility test injects axe-core, pinned in
-## web/site/testdata/axe/package-lock.json; npm ci installs exactly that version.
-AXE_DIR := web/site/testdata/axe
+## web/browser/testdata/axe/package-lock.json; npm ci installs exactly that version.
+AXE_DIR := web/browser/testdata/axe
 deps-axe:
 	@[ -f $(AXE_DIR)/node_modules/axe-core/axe.min.js ] || \
 	{ command -v npm >/dev/null 2>&1 || { echo "the accessibility test needs npm (Debian: apt-get install -y npm) to install axe-core"; exit 1; }; \

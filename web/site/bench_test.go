@@ -11,10 +11,12 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // These benchmarks are full HTTP round trips: the httptest server of
-// newSite (web.New over a fresh migrated PostgreSQL database from dbtest)
+// webtest.NewSite (web.New over a fresh migrated PostgreSQL database from dbtest)
 // and its keep-alive client, on 127.0.0.1. Each iteration is one request
 // and reads the whole answer, so ns/op is the latency of one request at a
 // concurrency of one, client included. Without a database they skip, like
@@ -38,8 +40,8 @@ func do(b *testing.B, c *http.Client, req *http.Request) (int, int64) {
 // lookup, GetRun (three queries in a read-only transaction), report.Build
 // and the templ render, uncached. SetBytes is the page size.
 func BenchmarkServeSeedReport(b *testing.B) {
-	s := newSite(b)
-	id := s.seed(b)
+	s := webtest.NewSite(b)
+	id := s.Seed(b)
 	req, err := http.NewRequest("GET", s.URL+"/runs/"+id, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -62,9 +64,9 @@ func BenchmarkServeSeedReport(b *testing.B) {
 // browser that has it: If-None-Match with the ETag answers 304 after one
 // index lookup of the run's revision, without loading or rendering it.
 func BenchmarkServeSeedReport304(b *testing.B) {
-	s := newSite(b)
-	id := s.seed(b)
-	resp, _ := s.get(b, "/runs/"+id)
+	s := webtest.NewSite(b)
+	id := s.Seed(b)
+	resp, _ := s.Get(b, "/runs/"+id)
 	etag := resp.Header.Get("ETag")
 	if resp.StatusCode != 200 || etag == "" {
 		b.Fatalf("GET /runs/%s = %d, ETag %q", id, resp.StatusCode, etag)
@@ -90,8 +92,8 @@ func BenchmarkServeSeedReport304(b *testing.B) {
 // derived and stored in its own transaction (answer 201). The database grows
 // by one run per iteration, as it would under real uploads.
 func BenchmarkUploadAPI(b *testing.B) {
-	s := newSite(b)
-	body := readFile(b, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	s := webtest.NewSite(b)
+	body := webtest.ReadFile(b, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	const stamp = `"timestamp": "2026-10-07T14:37:51.`
 	at := bytes.Index(body, []byte(stamp))
 	if at < 0 || bytes.Count(body, []byte(stamp)) != 1 {
@@ -121,8 +123,8 @@ func BenchmarkUploadAPI(b *testing.B) {
 // after parsing), then the insert finds the key and answers 200 with the
 // first run.
 func BenchmarkUploadDuplicate(b *testing.B) {
-	s := newSite(b)
-	body := readFile(b, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	s := webtest.NewSite(b)
+	body := webtest.ReadFile(b, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	post := func() int {
 		req, err := http.NewRequest("POST", s.URL+"/api/v1/runs", bytes.NewReader(body))
 		if err != nil {
@@ -150,8 +152,8 @@ func BenchmarkUploadDuplicate(b *testing.B) {
 // real database, each answered 201. It is the one to profile the whole
 // upload path with (-cpuprofile): body, parse, derive, transaction.
 func BenchmarkUploadSeedParallel(b *testing.B) {
-	s := newSite(b)
-	doc := readFile(b, "../../internal/demo/runs/seed-rtx3060.bench.json")
+	s := webtest.NewSite(b)
+	doc := webtest.ReadFile(b, "internal/demo/runs/seed-rtx3060.bench.json")
 	number := regexp.MustCompile(`"aggregate_tps": [0-9.]+`)
 	if !number.Match(doc) {
 		b.Fatal("the seed document has no aggregate_tps to vary")
@@ -193,8 +195,8 @@ func BenchmarkUploadSeedParallel(b *testing.B) {
 // one to count instructions of (scripts/instructions.sh), where the whole
 // server's CPU per upload moves by a fifth between runs.
 func BenchmarkUploadSeedHandler(b *testing.B) {
-	s := newSite(b)
-	doc := readFile(b, "../../internal/demo/runs/seed-rtx3060.bench.json")
+	s := webtest.NewSite(b)
+	doc := webtest.ReadFile(b, "internal/demo/runs/seed-rtx3060.bench.json")
 	number := regexp.MustCompile(`"aggregate_tps": [0-9.]+`)
 	doc = number.ReplaceAll(doc, []byte(`"aggregate_tps": 1000000.5`))
 	var body bytes.Buffer

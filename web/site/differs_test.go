@@ -11,12 +11,13 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // seedCopy stores a copy of the seed run through the real ingest: at
 // engine version, every aggregate_tps times factor, its launch command
 // passed through edit. It returns the copy's id.
-func (s *testSite) seedCopy(t testing.TB, version string, factor float64, edit func(string) string) string {
+func seedCopy(t testing.TB, s *webtest.Site, version string, factor float64, edit func(string) string) string {
 	t.Helper()
 	u, err := demo.Upload(demo.SeedRun)
 	if err != nil {
@@ -42,7 +43,7 @@ func (s *testSite) seedCopy(t testing.TB, version string, factor float64, edit f
 	if edit != nil {
 		u.Fields["launch_command"] = edit(u.Fields["launch_command"])
 	}
-	res, err := ingest.Ingest(context.Background(), s.store, u)
+	res, err := ingest.Ingest(context.Background(), s.Store, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,17 +55,17 @@ func (s *testSite) seedCopy(t testing.TB, version string, factor float64, edit f
 // flag (and 1.1× the speed) is uploaded, and then names that flag first
 // among the launch flags that differ, with the gap at 0 × 1 (about −9 %).
 func TestWhatDiffersNamesTheKVCacheFirst(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
 	report := "/runs/" + seed + "?lang=en"
-	before := page(t, s, report).Find("#differs")
+	before := webtest.Page(t, s, report).Find("#differs")
 	if before.Length() != 1 || before.Find(".differs-item").Length() != 0 || before.Find("p.notes").Length() != 1 {
 		t.Fatalf("alone, the seed's section should say there is no other run: %q", before.Text())
 	}
-	fp8 := s.seedCopy(t, "0.32.0", 1.1, func(cmd string) string {
+	fp8 := seedCopy(t, s, "0.32.0", 1.1, func(cmd string) string {
 		return strings.Replace(cmd, "--kv-cache-dtype int4_per_token_head", "--kv-cache-dtype fp8", 1)
 	})
-	sec := page(t, s, report).Find("#differs")
+	sec := webtest.Page(t, s, report).Find("#differs")
 	item := sec.Find(".differs-item")
 	if item.Length() != 1 {
 		t.Fatalf("after the copy's upload, %d comparisons (the cached report was not renewed?): %q", item.Length(), sec.Text())
@@ -78,14 +79,14 @@ func TestWhatDiffersNamesTheKVCacheFirst(t *testing.T) {
 	}
 	flags := item.Find("table.differs-rows tbody th code")
 	if flags.Length() == 0 || flags.First().Text() != "--kv-cache-dtype" {
-		t.Errorf("launch flags that differ %v, want --kv-cache-dtype first", texts(flags))
+		t.Errorf("launch flags that differ %v, want --kv-cache-dtype first", webtest.Texts(flags))
 	}
 	row := flags.First().Closest("tr")
-	if got := texts(row.Find("td")); len(got) != 2 || got[0] != "int4_per_token_head" || got[1] != "fp8" {
+	if got := webtest.Texts(row.Find("td")); len(got) != 2 || got[0] != "int4_per_token_head" || got[1] != "fp8" {
 		t.Errorf("the flag's row %v, want this run's int4_per_token_head beside fp8", got)
 	}
 	// The copy's own report compares it with the seed, the slower runner-up.
-	if page(t, s, "/runs/"+fp8).Find(`#differs .differs-intro a[href="/runs/`+seed+`"]`).Length() == 0 {
+	if webtest.Page(t, s, "/runs/"+fp8).Find(`#differs .differs-intro a[href="/runs/`+seed+`"]`).Length() == 0 {
 		t.Error("the fastest run's report does not compare it with the runner-up")
 	}
 }
@@ -97,16 +98,16 @@ func TestWhatDiffersNamesTheKVCacheFirst(t *testing.T) {
 // its filters, the API and the Atom feed answer it; the seed's report and
 // its setup's history link to it.
 func TestRegressionsBetweenVersions(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
-	if page(t, s, "/regressions").Find("section.regression").Length() != 0 {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	if webtest.Page(t, s, "/regressions").Find("section.regression").Length() != 0 {
 		t.Fatal("a regression with one version")
 	}
-	old := s.seedCopy(t, "0.31.0", 1.25, nil)
-	if _, err := s.store.FoldVersionChanges(t.Context()); err != nil {
+	old := seedCopy(t, s, "0.31.0", 1.25, nil)
+	if _, err := s.Store.FoldVersionChanges(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	doc := page(t, s, "/regressions")
+	doc := webtest.Page(t, s, "/regressions")
 	item := doc.Find("section#change-" + old + "-" + seed)
 	if item.Length() != 1 {
 		t.Fatalf("/regressions lacks the change (the cached page not renewed?): %q", doc.Find("article").Text())
@@ -134,7 +135,7 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 		"/regressions?engine=sglang":                      0,
 		"/regressions?hardware=rtx-4090":                  0,
 	} {
-		d := page(t, s, path)
+		d := webtest.Page(t, s, path)
 		if n := d.Find("section.regression").Length(); n != want || (want == 0 && d.Find("article p.notes").Length() != 1) {
 			t.Errorf("%s lists %d changes, want %d", path, n, want)
 		}
@@ -148,7 +149,7 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 		"/api/v1/regressions?kind=speedup":    0,
 		"/api/v1/regressions?engine=sglang":   0,
 	} {
-		resp, body := s.get(t, path)
+		resp, body := s.Get(t, path)
 		var out struct {
 			Changes []struct {
 				Kind         string
@@ -175,13 +176,13 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 			}
 		}
 	}
-	if resp, _ := s.get(t, "/api/v1/regressions?kind=sideways"); resp.StatusCode != http.StatusBadRequest {
+	if resp, _ := s.Get(t, "/api/v1/regressions?kind=sideways"); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("?kind=sideways = %d, want 400", resp.StatusCode)
 	}
 
 	// The feed, of the site and of the engine, is Atom with the entry.
 	for path, want := range map[string]int{"/regressions.atom": 1, "/regressions.atom?engine=vllm": 1, "/regressions.atom?engine=sglang": 0} {
-		resp, body := s.get(t, path)
+		resp, body := s.Get(t, path)
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/atom+xml") {
 			t.Fatalf("%s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
@@ -209,7 +210,7 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 
 	// The seed's report and its setup's history link to the change.
 	anchor := "#change-" + old + "-" + seed
-	rep := page(t, s, "/runs/"+seed)
+	rep := webtest.Page(t, s, "/runs/"+seed)
 	if rep.Find(`#differs .regression-links a[href$="`+anchor+`"]`).Length() != 1 {
 		t.Errorf("the seed's report does not link to the regression: %q", rep.Find("#differs").Text())
 	}
@@ -217,10 +218,10 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 	if !ok {
 		t.Fatal("the seed's report has no history link")
 	}
-	if page(t, s, hist).Find(`.regression-links a[href$="`+anchor+`"]`).Length() != 1 {
+	if webtest.Page(t, s, hist).Find(`.regression-links a[href$="`+anchor+`"]`).Length() != 1 {
 		t.Errorf("%s does not link to the regression", hist)
 	}
-	if page(t, s, "/").Find(`footer a[href="/regressions"]`).Length() != 1 {
+	if webtest.Page(t, s, "/").Find(`footer a[href="/regressions"]`).Length() != 1 {
 		t.Error("the footer does not link to /regressions")
 	}
 }

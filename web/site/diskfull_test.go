@@ -1,7 +1,6 @@
 package site_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // fullTables are the tables an upload writes its bulk to; the test moves
@@ -32,10 +32,10 @@ var fullTables = []string{"runs", "run_sources", "decode_cells", "prefill_rows"}
 // PostgreSQL server on this machine (the tablespace's directory).
 func TestDiskFull(t *testing.T) {
 	dir := smallDisk(t)
-	s := newSite(t)
-	seed := s.seed(t)
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, s.url)
+	conn, err := pgx.Connect(ctx, s.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,16 +43,16 @@ func TestDiskFull(t *testing.T) {
 	moveToSmallDisk(t, conn, dir)
 	filler := fillDisk(t, dir)
 
-	body := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	before := s.rowCounts(t)
+	body := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	before := s.RowCounts(t)
 	var resp *http.Response
 	var out map[string]any
 	for i := 0; i < 20; i++ { // the first may fit in a page's free space
-		resp, out = s.post(t, "application/json", uniqueDoc(t, body, i))
+		resp, out = s.Post(t, "application/json", webtest.UniqueDoc(t, body, i))
 		if resp.StatusCode != http.StatusCreated {
 			break
 		}
-		before = s.rowCounts(t)
+		before = s.RowCounts(t)
 	}
 	if resp.StatusCode != http.StatusInsufficientStorage {
 		t.Fatalf("upload on a full disk = %d %v, want 507", resp.StatusCode, out)
@@ -60,18 +60,18 @@ func TestDiskFull(t *testing.T) {
 	if msg, _ := out["error"].(string); !strings.Contains(msg, "nothing was stored") {
 		t.Errorf("507 says %q", msg)
 	}
-	if after := s.rowCounts(t); after != before {
+	if after := s.RowCounts(t); after != before {
 		t.Errorf("a refused upload changed rows: %s → %s", before, after)
 	}
 	for _, path := range []string{"/runs/" + seed, "/runs/" + seed + ".json", "/api/v1/runs", "/leaderboard"} {
-		if r, _ := s.get(t, path); r.StatusCode != http.StatusOK {
+		if r, _ := s.Get(t, path); r.StatusCode != http.StatusOK {
 			t.Errorf("%s on a full disk = %d, want 200", path, r.StatusCode)
 		}
 	}
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	if resp, out := s.post(t, "application/json", uniqueDoc(t, body, 99)); resp.StatusCode != http.StatusCreated {
+	if resp, out := s.Post(t, "application/json", webtest.UniqueDoc(t, body, 99)); resp.StatusCode != http.StatusCreated {
 		t.Errorf("upload after space was freed = %d %v, want 201", resp.StatusCode, out)
 	}
 }
@@ -168,15 +168,4 @@ func fillDisk(t *testing.T, dir string) string {
 			t.Fatal(err)
 		}
 	}
-}
-
-// uniqueDoc is the sample with its timestamp's fraction set to i, a new
-// document for the dedupe key.
-func uniqueDoc(t *testing.T, body []byte, i int) []byte {
-	t.Helper()
-	const stamp = `"timestamp": "2026-10-07T14:37:51.`
-	at := bytes.Index(body, []byte(stamp)) + len(stamp)
-	doc := bytes.Clone(body)
-	copy(doc[at:at+6], fmt.Sprintf("%06d", 900000+i))
-	return doc
 }

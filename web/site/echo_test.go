@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/problem"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // longestRun is the length of the longest run of c in s.
@@ -23,8 +24,8 @@ func longestRun(s string, c byte) int {
 // a run id of 5,000 characters was copied whole into nineteen links of its
 // 404 page (98 KB), and a search of 3,000 characters into its 400 page.
 func TestLongValuesCut(t *testing.T) {
-	s := newSite(t)
-	_, short := s.get(t, "/runs/nosuchrun")
+	s := webtest.NewSite(t)
+	_, short := s.Get(t, "/runs/nosuchrun")
 	for _, c := range []struct {
 		path   string
 		status int
@@ -36,7 +37,7 @@ func TestLongValuesCut(t *testing.T) {
 		{"/search?q=" + strings.Repeat("q", 3000), 400, 'q'},
 		{"/runs?model=" + strings.Repeat("q", 3000) + "&lang=de", 400, 'q'},
 	} {
-		resp, body := s.get(t, c.path)
+		resp, body := s.Get(t, c.path)
 		if resp.StatusCode != c.status {
 			t.Errorf("%.40s… = %d, want %d", c.path, resp.StatusCode, c.status)
 		}
@@ -51,13 +52,13 @@ func TestLongValuesCut(t *testing.T) {
 			t.Errorf("%.40s…: the error page is %d bytes, %d more than for a short address", c.path, len(body), extra)
 		}
 	}
-	if _, body := s.get(t, "/runs?model="+strings.Repeat("q", 3000)+"&lang=de"); !strings.Contains(body, `lang="de"`) {
+	if _, body := s.Get(t, "/runs?model="+strings.Repeat("q", 3000)+"&lang=de"); !strings.Contains(body, `lang="de"`) {
 		t.Error("the error page for a long address lost its language")
 	}
 
 	// A problem repeats a document's key and its path cut the same way.
 	key := strings.Repeat("k", 5000)
-	resp, out := s.post(t, "application/json", []byte(`{"`+key+`": 1, "`+key+`": 2}`))
+	resp, out := s.Post(t, "application/json", []byte(`{"`+key+`": 1, "`+key+`": 2}`))
 	raw, _ := json.Marshal(out)
 	if resp.StatusCode/100 != 4 || longestRun(string(raw), 'k') > problem.EchoMax || !strings.Contains(string(raw), "k…") {
 		t.Errorf("a duplicated key of 5,000 characters = %d, repeated %d characters: %.300s",

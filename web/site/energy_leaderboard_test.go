@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestLeaderboardTokensPerJoule: /leaderboard?metric=tokens_per_joule
@@ -12,14 +14,14 @@ import (
 // first, each row with its bar, and says how many setups it left out; the
 // tok/s board of the same cell ranks them all, with bars too.
 func TestLeaderboardTokensPerJoule(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	// 0.7.8: 152.2 tok/s on 388 W at 0×1 (0.392 tok/J); the 2-GPU
 	// lil-bench run: 95.8 tok/s on 329 W (0.291); 0.2.0: no power.
-	h100 := s.uploadSample(t, "llm-inference-bench/benchmark_results_0.7.8.json")
-	lil := s.uploadSample(t, "lil-bench/lil_bench_result_2gpu.json")
-	old := s.uploadSample(t, "llm-inference-bench/benchmark_results_0.2.0.json")
+	h100 := webtest.UploadSample(t, s, "llm-inference-bench/benchmark_results_0.7.8.json")
+	lil := webtest.UploadSample(t, s, "lil-bench/lil_bench_result_2gpu.json")
+	old := webtest.UploadSample(t, s, "llm-inference-bench/benchmark_results_0.2.0.json")
 
-	resp, body := s.get(t, "/leaderboard?lang=en&metric=tokens_per_joule")
+	resp, body := s.Get(t, "/leaderboard?lang=en&metric=tokens_per_joule")
 	if resp.StatusCode != 200 {
 		t.Fatalf("leaderboard = %d", resp.StatusCode)
 	}
@@ -37,7 +39,7 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 			t.Errorf("the tokens-per-joule board lacks %q", want)
 		}
 	}
-	_, body = s.get(t, "/leaderboard?lang=en")
+	_, body = s.Get(t, "/leaderboard?lang=en")
 	if got := rankedRuns(body); len(got) != 3 || !slices.Contains(got, old) {
 		t.Errorf("the tok/s board ranks %v, want all three runs", got)
 	}
@@ -45,7 +47,7 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 		t.Error("the tok/s board should have a bar per row and no power count")
 	}
 	// An unknown metric is refused, naming the parameter.
-	if resp, body := s.get(t, "/leaderboard?lang=en&metric=watts"); resp.StatusCode != 400 || !strings.Contains(body, "“metric”") {
+	if resp, body := s.Get(t, "/leaderboard?lang=en&metric=watts"); resp.StatusCode != 400 || !strings.Contains(body, "“metric”") {
 		t.Errorf("?metric=watts = %d", resp.StatusCode)
 	}
 }
@@ -53,13 +55,13 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 // TestLeaderboardClaimedMark: a claimed submitter name shows bare with a
 // mark and one legend under the table, not the long wording on every row.
 func TestLeaderboardClaimedMark(t *testing.T) {
-	s := newSite(t)
-	file := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	form, ct := multipartBody(t, file, "benchmark_results.json", map[string]string{"submitter": "alice"})
-	if resp, out := s.post(t, ct, form); resp.StatusCode != 201 {
+	s := webtest.NewSite(t)
+	file := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	form, ct := webtest.MultipartBody(t, file, "benchmark_results.json", map[string]string{"submitter": "alice"})
+	if resp, out := s.Post(t, ct, form); resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
-	_, body := s.get(t, "/leaderboard?lang=en")
+	_, body := s.Get(t, "/leaderboard?lang=en")
 	if !strings.Contains(body, `<td>alice<span class="claimed-mark" aria-hidden="true">*</span> <span class="sr-only">(claimed, not verified)</span></td>`) {
 		t.Error("the claimed name is not shown bare with its mark")
 	}

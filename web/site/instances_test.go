@@ -14,18 +14,19 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // instance is one site.Server with a store (a pool) of its own, listening
 // for the changes every instance announces, as `speedmatrix serve` does.
-func newInstance(t *testing.T, dbURL string) *testSite {
+func newInstance(t *testing.T, dbURL string) *webtest.Site {
 	t.Helper()
 	return newReplicaInstance(t, dbURL, "")
 }
 
 // newReplicaInstance is newInstance reading from the replica at readURL
 // (none when empty), as `speedmatrix serve` with DATABASE_READ_URL.
-func newReplicaInstance(t *testing.T, dbURL, readURL string) *testSite {
+func newReplicaInstance(t *testing.T, dbURL, readURL string) *webtest.Site {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := store.OpenWithReplica(ctx, dbURL, readURL)
@@ -55,7 +56,7 @@ func newReplicaInstance(t *testing.T, dbURL, readURL string) *testSite {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the instance does not listen for changes")
 	}
-	return &testSite{Server: srv, store: st, url: dbURL}
+	return &webtest.Site{Server: srv, Store: st, DBURL: dbURL}
 }
 
 // within polls cond every 10 ms for up to d and reports how long it took.
@@ -78,18 +79,18 @@ func within(d time.Duration, cond func() bool) (time.Duration, bool) {
 func TestTwoInstancesFresh(t *testing.T) {
 	_, dbURL := dbtest.New(t)
 	a, b := newInstance(t, dbURL), newInstance(t, dbURL)
-	for _, s := range []*testSite{a, b} {
-		s.get(t, "/runs")
-		s.get(t, "/")
+	for _, s := range []*webtest.Site{a, b} {
+		s.Get(t, "/runs")
+		s.Get(t, "/")
 	}
-	doc := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
-	resp, out := a.post(t, "application/json", doc)
+	doc := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	resp, out := a.Post(t, "application/json", doc)
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
 	id := out["id"].(string)
-	listed := func(s *testSite, path string) func() bool {
-		return func() bool { _, body := s.get(t, path); return strings.Contains(body, "/runs/"+id) }
+	listed := func(s *webtest.Site, path string) func() bool {
+		return func() bool { _, body := s.Get(t, path); return strings.Contains(body, "/runs/"+id) }
 	}
 	if !listed(a, "/runs")() || !listed(a, "/")() {
 		t.Error("the instance that answered 201 served a page without the new run")
@@ -99,16 +100,16 @@ func TestTwoInstancesFresh(t *testing.T) {
 	} else {
 		t.Logf("other instance fresh after %v", took)
 	}
-	for _, s := range []*testSite{a, b} {
-		if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 200 {
+	for _, s := range []*webtest.Site{a, b} {
+		if resp, _ := s.Get(t, "/runs/"+id); resp.StatusCode != 200 {
 			t.Fatalf("report = %d", resp.StatusCode)
 		}
 	}
-	if err := b.store.HideRun(t.Context(), id); err != nil {
+	if err := b.Store.HideRun(t.Context(), id); err != nil {
 		t.Fatal(err)
 	}
-	gone := func(s *testSite) func() bool {
-		return func() bool { resp, _ := s.get(t, "/runs/"+id); return resp.StatusCode == 404 }
+	gone := func(s *webtest.Site) func() bool {
+		return func() bool { resp, _ := s.Get(t, "/runs/"+id); return resp.StatusCode == 404 }
 	}
 	if !gone(b)() {
 		t.Error("the hiding instance still serves the report")
@@ -121,9 +122,9 @@ func TestTwoInstancesFresh(t *testing.T) {
 
 // testReconnectResets cuts b's listening connection, uploads on a while b
 // may not be listening, and expects b to catch up once it listens again.
-func testReconnectResets(t *testing.T, a, b *testSite) {
-	b.get(t, "/runs") // warm again
-	conn, err := pgx.Connect(t.Context(), a.url)
+func testReconnectResets(t *testing.T, a, b *webtest.Site) {
+	b.Get(t, "/runs") // warm again
+	conn, err := pgx.Connect(t.Context(), a.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +134,12 @@ WHERE datname = current_database() AND query LIKE 'LISTEN %'`)
 	if err != nil || tag.RowsAffected() != 2 {
 		t.Fatalf("terminating the two listeners: %v, %v", tag, err)
 	}
-	resp, out := a.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"))
+	resp, out := a.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.4.18.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
 	id := out["id"].(string)
-	if _, ok := within(3*time.Second, func() bool { _, body := b.get(t, "/runs"); return strings.Contains(body, "/runs/"+id) }); !ok {
+	if _, ok := within(3*time.Second, func() bool { _, body := b.Get(t, "/runs"); return strings.Contains(body, "/runs/"+id) }); !ok {
 		t.Error("after its listening connection was cut, the other instance never listed the new run")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // loadClients is how many clients the load test runs at once.
@@ -69,13 +70,13 @@ func (ls *loadStats) add(kind string, d time.Duration, code int, fail string) {
 // repeat, 200 for reads): no 5xx, no transport error; afterwards the
 // database holds exactly the runs answered 201, each once.
 func TestLoad(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
-	if _, err := demo.LoadSynthetic(context.Background(), s.store, 1, 60, 0, nil); err != nil {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	if _, err := demo.LoadSynthetic(context.Background(), s.Store, 1, 60, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	before := countRuns(t, s)
-	body := readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
+	body := webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")
 	const stamp = `"timestamp": "2026-10-07T14:37:51.`
 	at := bytes.Index(body, []byte(stamp)) + len(stamp)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: loadClients}, Timeout: time.Minute}
@@ -95,7 +96,7 @@ func TestLoad(t *testing.T) {
 		t.Errorf("%d runs stored, want %d before + %d answered 201", after, before, len(ls.created))
 	}
 	ids := slices.Collect(maps.Keys(ls.created))
-	conn, err := pgx.Connect(context.Background(), s.url)
+	conn, err := pgx.Connect(context.Background(), s.DBURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestLoad(t *testing.T) {
 // makes three uploads, one of them a repeat.
 // Its uploads are its own documents (client and count in the timestamp's
 // fraction), so it knows which answer each deserves.
-func loadClient(s *testSite, client *http.Client, ls *loadStats, c int, seed string, sample []byte, at int, deadline time.Time) {
+func loadClient(s *webtest.Site, client *http.Client, ls *loadStats, c int, seed string, sample []byte, at int, deadline time.Time) {
 	body := slices.Clone(sample)
 	var mine []string    // ids of this client's runs, oldest first
 	var last, doc []byte // the last document stored, the one being sent
@@ -176,7 +177,7 @@ func loadClient(s *testSite, client *http.Client, ls *loadStats, c int, seed str
 	}
 }
 
-func post(s *testSite, doc []byte) *http.Request {
+func post(s *webtest.Site, doc []byte) *http.Request {
 	req, _ := http.NewRequest("POST", s.URL+"/api/v1/runs", bytes.NewReader(doc))
 	req.Header.Set("Content-Type", "application/json")
 	return req
@@ -226,9 +227,9 @@ func reportLoad(t *testing.T, ls *loadStats) {
 }
 
 // countRuns counts every stored run, hidden ones included.
-func countRuns(t *testing.T, s *testSite) int {
+func countRuns(t *testing.T, s *webtest.Site) int {
 	t.Helper()
-	n, err := s.store.CountRuns(context.Background())
+	n, err := s.Store.CountRuns(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestMetrics: the Prometheus text counts requests by route pattern and
@@ -31,20 +32,20 @@ func TestMetrics(t *testing.T) {
 	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
 		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
 	defer srv.Close()
-	s := &testSite{Server: srv, store: st, url: dbURL}
+	s := &webtest.Site{Server: srv, Store: st, DBURL: dbURL}
 	time.Sleep(100 * time.Millisecond) // let the listener start listening
-	id := s.seed(t)
+	id := s.Seed(t)
 	for range 3 {
-		s.get(t, "/runs/"+id)
+		s.Get(t, "/runs/"+id)
 	}
-	s.get(t, "/runs/nosuchrun")
-	s.get(t, "/api/v1/runs/"+id) // a route of a router mounted below the site's
-	s.get(t, "/nope")
-	resp, out := s.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
+	s.Get(t, "/runs/nosuchrun")
+	s.Get(t, "/api/v1/runs/"+id) // a route of a router mounted below the site's
+	s.Get(t, "/nope")
+	resp, out := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
-	s.post(t, "application/json", []byte(`{"not": "a benchmark"}`))
+	s.Post(t, "application/json", []byte(`{"not": "a benchmark"}`))
 
 	scrape := func() string {
 		rec := httptest.NewRecorder()

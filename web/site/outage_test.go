@@ -13,6 +13,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/ingest"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // cutProxy forwards TCP to PostgreSQL until cut, then refuses and drops
@@ -108,42 +109,42 @@ func TestDatabaseOutage(t *testing.T) {
 	}
 	report := "/runs/" + res.ID
 	for _, lang := range []string{"en", "ja"} {
-		if resp, _ := s.fetch(t, report+"?lang="+lang, "gzip"); resp.StatusCode != 200 {
+		if resp, _ := s.Fetch(t, report+"?lang="+lang, "gzip"); resp.StatusCode != 200 {
 			t.Fatalf("%s report = %d", lang, resp.StatusCode)
 		}
 	}
 
 	proxy.cut()
 	// The listener notices the lost connection and marks every page stale.
-	stale := func() bool { resp, _ := s.fetch(t, report+"?lang=en", "gzip"); return resp.Header.Get("Warning") != "" }
+	stale := func() bool { resp, _ := s.Fetch(t, report+"?lang=en", "gzip"); return resp.Header.Get("Warning") != "" }
 	if _, ok := within(3*time.Second, stale); !ok {
 		t.Fatal("no stale copy served while the database is down")
 	}
-	resp, body := s.fetch(t, report+"?lang=ja", "")
+	resp, body := s.Fetch(t, report+"?lang=ja", "")
 	if resp.StatusCode != 200 || resp.Header.Get("Age") == "" || !strings.HasPrefix(resp.Header.Get("Warning"), "111 ") ||
 		!bytes.Contains(body, []byte(`class="stale-note"`)) || !bytes.Contains(body, []byte("保存済みのページ")) {
 		t.Errorf("stale Japanese report: %d, Age %q, Warning %q, note %v", resp.StatusCode,
 			resp.Header.Get("Age"), resp.Header.Get("Warning"), bytes.Contains(body, []byte("stale-note")))
 	}
-	if resp, _ := s.fetch(t, "/leaderboard", "gzip"); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+	if resp, _ := s.Fetch(t, "/leaderboard", "gzip"); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("uncached page while down = %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	if resp, _ := s.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+	if resp, _ := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json")); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("upload while down = %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
-	if resp, _ := s.get(t, "/readyz"); resp.StatusCode != 503 {
+	if resp, _ := s.Get(t, "/readyz"); resp.StatusCode != 503 {
 		t.Errorf("/readyz while down = %d", resp.StatusCode)
 	}
 
 	proxy.restore(t)
-	if _, ok := within(5*time.Second, func() bool { resp, _ := s.get(t, "/readyz"); return resp.StatusCode == 200 }); !ok {
+	if _, ok := within(5*time.Second, func() bool { resp, _ := s.Get(t, "/readyz"); return resp.StatusCode == 200 }); !ok {
 		t.Fatal("/readyz not 200 after the database came back")
 	}
-	resp, body = s.fetch(t, report+"?lang=ja", "")
+	resp, body = s.Fetch(t, report+"?lang=ja", "")
 	if resp.StatusCode != 200 || resp.Header.Get("Warning") != "" || bytes.Contains(body, []byte("stale-note")) {
 		t.Errorf("report after recovery: %d, Warning %q", resp.StatusCode, resp.Header.Get("Warning"))
 	}
-	if resp, _ := s.fetch(t, "/leaderboard", "gzip"); resp.StatusCode != 200 {
+	if resp, _ := s.Fetch(t, "/leaderboard", "gzip"); resp.StatusCode != 200 {
 		t.Errorf("leaderboard after recovery = %d", resp.StatusCode)
 	}
 }

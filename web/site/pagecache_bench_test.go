@@ -21,6 +21,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // discard is a ResponseWriter that keeps nothing, so the benchmarks time
@@ -34,10 +35,10 @@ func (d *discard) WriteHeader(int)             {}
 // benchHandler is the site's handler over a database holding the seed
 // run, and the store that tells it the run changed (a miss next).
 func benchHandler(b testing.TB) (http.Handler, string, *changingStore) {
-	s := newSite(b)
-	id := s.seed(b)
+	s := webtest.NewSite(b)
+	id := s.Seed(b)
 	bundle, _ := i18n.Default()
-	st := &changingStore{Store: s.store}
+	st := &changingStore{Store: s.Store}
 	return site.New(site.Config{Store: st, Bundle: bundle, Version: "bench", Logger: slog.New(slog.DiscardHandler)}), id, st
 }
 
@@ -149,10 +150,10 @@ func BenchmarkCachedReportRatio(b *testing.B) {
 // least 0.9. The client is a few lines of raw HTTP/1.1, so that its own
 // cost, which both sides share, dilutes the ratio as little as it can.
 func BenchmarkWarmReportVsBare(b *testing.B) {
-	s := newSite(b)
-	id := s.seed(b)
+	s := webtest.NewSite(b)
+	id := s.Seed(b)
 	bundle, _ := i18n.Default()
-	site := site.New(site.Config{Store: s.store, Bundle: bundle, Version: "bench",
+	site := site.New(site.Config{Store: s.Store, Bundle: bundle, Version: "bench",
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	siteAddr := serveTCP(b, "site", site)
 	path := "/runs/" + id

@@ -18,31 +18,8 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// fetch GETs path with an Accept-Encoding of the caller's choosing (Go's
-// client adds and undoes gzip itself unless asked not to), returning the
-// raw body.
-func (s *testSite) fetch(t testing.TB, path, encoding string, headers ...string) (*http.Response, []byte) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", s.URL+path, nil)
-	if encoding != "" {
-		req.Header.Set("Accept-Encoding", encoding)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	tr := &http.Transport{DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
-}
 
 func gunzip(t testing.TB, b []byte) []byte {
 	t.Helper()
@@ -61,16 +38,16 @@ func gunzip(t testing.TB, b []byte) []byte {
 // gzip and brotli, each with a strong ETag of its own that revalidates
 // (304) whichever encoding the client had.
 func TestPageCacheEncodings(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	path := "/runs/" + id + "?lang=en"
-	resp, plain := s.fetch(t, path, "")
+	resp, plain := s.Fetch(t, path, "")
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "" || !bytes.Contains(plain, []byte("</html>")) {
 		t.Fatalf("identity: %d %q, %d bytes", resp.StatusCode, resp.Header.Get("Content-Encoding"), len(plain))
 	}
 	tags := map[string]string{"": resp.Header.Get("ETag")}
 	for _, enc := range []string{"gzip", "br"} {
-		resp, body := s.fetch(t, path, enc)
+		resp, body := s.Fetch(t, path, enc)
 		if resp.Header.Get("Content-Encoding") != enc {
 			t.Fatalf("%s: Content-Encoding %q", enc, resp.Header.Get("Content-Encoding"))
 		}
@@ -94,13 +71,13 @@ func TestPageCacheEncodings(t *testing.T) {
 			t.Errorf("%q: ETag %q (want strong and one per encoding: %v)", enc, tag, tags)
 		}
 		seen[tag] = true
-		resp, body := s.fetch(t, path, "gzip", "If-None-Match: "+tag)
+		resp, body := s.Fetch(t, path, "gzip", "If-None-Match: "+tag)
 		if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != tags["gzip"] {
 			t.Errorf("If-None-Match %s = %d (%d bytes), ETag %q", tag, resp.StatusCode, len(body), resp.Header.Get("ETag"))
 		}
 	}
 	// Another language is another page, which the English tag does not name.
-	if resp, _ := s.fetch(t, "/runs/"+id+"?lang=ja", "gzip", "If-None-Match: "+tags["gzip"]); resp.StatusCode != 200 {
+	if resp, _ := s.Fetch(t, "/runs/"+id+"?lang=ja", "gzip", "If-None-Match: "+tags["gzip"]); resp.StatusCode != 200 {
 		t.Errorf("Japanese with the English ETag = %d", resp.StatusCode)
 	}
 }
@@ -109,15 +86,15 @@ func TestPageCacheEncodings(t *testing.T) {
 // instance that stored it, and leaves other runs' reports as they were
 // (same ETag), while hiding a run renews its report (404).
 func TestPageCacheInvalidation(t *testing.T) {
-	s := newSite(t)
-	seed := s.seed(t)
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
 	report := "/runs/" + seed
-	r1, _ := s.fetch(t, report, "gzip")
+	r1, _ := s.Fetch(t, report, "gzip")
 	if r1.StatusCode != 200 {
 		t.Fatalf("report = %d", r1.StatusCode)
 	}
-	_, list := s.get(t, "/runs")
-	resp, out := s.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
+	_, list := s.Get(t, "/runs")
+	resp, out := s.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"))
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
@@ -125,16 +102,16 @@ func TestPageCacheInvalidation(t *testing.T) {
 	if strings.Contains(list, newID) {
 		t.Fatal("the list had the new run before it was uploaded")
 	}
-	if _, list = s.get(t, "/runs"); !strings.Contains(list, "/runs/"+newID) {
+	if _, list = s.Get(t, "/runs"); !strings.Contains(list, "/runs/"+newID) {
 		t.Error("/runs after the 201 lacks the new run")
 	}
-	if r2, _ := s.fetch(t, report, "gzip"); r2.Header.Get("ETag") != r1.Header.Get("ETag") {
+	if r2, _ := s.Fetch(t, report, "gzip"); r2.Header.Get("ETag") != r1.Header.Get("ETag") {
 		t.Errorf("another run's report changed its ETag: %s → %s", r1.Header.Get("ETag"), r2.Header.Get("ETag"))
 	}
-	if err := s.store.HideRun(t.Context(), seed); err != nil {
+	if err := s.Store.HideRun(t.Context(), seed); err != nil {
 		t.Fatal(err)
 	}
-	if r3, _ := s.fetch(t, report, "gzip"); r3.StatusCode != http.StatusNotFound {
+	if r3, _ := s.Fetch(t, report, "gzip"); r3.StatusCode != http.StatusNotFound {
 		t.Errorf("hidden run's report = %d, want 404", r3.StatusCode)
 	}
 }
@@ -142,13 +119,13 @@ func TestPageCacheInvalidation(t *testing.T) {
 // TestPageCacheKeepsNoCookie: the language cookie set for the reader who
 // filled the cache is not replayed to the next one, who has it already.
 func TestPageCacheKeepsNoCookie(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	first, _ := s.fetch(t, "/runs/"+id+"?lang=ja", "gzip")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	first, _ := s.Fetch(t, "/runs/"+id+"?lang=ja", "gzip")
 	if first.Header.Get("Set-Cookie") == "" {
 		t.Fatal("?lang=ja without the cookie sets no cookie")
 	}
-	again, _ := s.fetch(t, "/runs/"+id+"?lang=ja", "gzip", "Cookie: lang=ja")
+	again, _ := s.Fetch(t, "/runs/"+id+"?lang=ja", "gzip", "Cookie: lang=ja")
 	if again.StatusCode != 200 || again.Header.Get("Set-Cookie") != "" {
 		t.Errorf("cached page for a reader with the cookie: %d, Set-Cookie %q", again.StatusCode, again.Header.Get("Set-Cookie"))
 	}
@@ -164,13 +141,13 @@ func TestPageCacheKeepsNoCookie(t *testing.T) {
 func TestPageCacheHitAnswersAsMiss(t *testing.T) {
 	st, dbURL := dbtest.New(t)
 	b, _ := i18n.Default()
-	var log lockedBuffer
+	var log webtest.LockedBuffer
 	changes := &changingStore{Store: st}
 	srv := httptest.NewServer(site.New(site.Config{Store: changes, Bundle: b, Version: "test",
 		Logger: slog.New(slog.NewTextHandler(&log, nil)), Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}}))
 	defer srv.Close()
-	s := &testSite{Server: srv, store: st, url: dbURL}
-	id := s.seed(t)
+	s := &webtest.Site{Server: srv, Store: st, DBURL: dbURL}
+	id := s.Seed(t)
 	for _, page := range []string{"/runs/" + id, "/runs/" + id + "/embed", "/runs/" + id + ".json", "/runs/" + id + "/badge.svg", "/", "/runs", "/leaderboard"} {
 		for _, headers := range [][]string{
 			{"Accept-Encoding: gzip"}, {"Accept-Encoding: br, gzip"}, {},
@@ -181,8 +158,8 @@ func TestPageCacheHitAnswersAsMiss(t *testing.T) {
 			path := page
 			line := regexp.MustCompile(`msg=http method=GET path=` + regexp.QuoteMeta(page) + ` status=200 bytes=[1-9][0-9]* ms=`)
 			before := len(line.FindAllString(log.String(), -1))
-			missResp, miss := s.get(t, path, headers...)
-			hitResp, hit := s.get(t, path, headers...)
+			missResp, miss := s.Get(t, path, headers...)
+			hitResp, hit := s.Get(t, path, headers...)
 			got := 0
 			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 				// A line is written once its answer is sent.
@@ -205,7 +182,7 @@ func TestPageCacheHitAnswersAsMiss(t *testing.T) {
 				t.Errorf("%s %v: hit without the chain's headers: %v", path, headers, hitResp.Header)
 			}
 			tag := hitResp.Header.Get("Etag")
-			notMod, _ := s.get(t, path, append([]string{"If-None-Match: " + tag}, headers...)...)
+			notMod, _ := s.Get(t, path, append([]string{"If-None-Match: " + tag}, headers...)...)
 			if notMod.StatusCode != http.StatusNotModified || notMod.Header.Get("Etag") != tag {
 				t.Errorf("%s %v: If-None-Match %s = %d %q, want 304", path, headers, tag, notMod.StatusCode, notMod.Header.Get("Etag"))
 			}

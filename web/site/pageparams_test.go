@@ -12,6 +12,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // cacheCounts reads the page cache's hits, misses and entries from m.
@@ -32,15 +33,15 @@ func cacheCounts(t *testing.T, m *site.Metrics) (hits, misses, entries int) {
 		read("speedmatrix_page_cache_entries")
 }
 
-// newCountedSite is newSite with the metrics at hand.
-func newCountedSite(t *testing.T) (*testSite, *site.Metrics) {
+// newCountedSite is webtest.NewSite with the metrics at hand.
+func newCountedSite(t *testing.T) (*webtest.Site, *site.Metrics) {
 	st, dbURL := dbtest.New(t)
 	m := site.NewMetrics()
 	b, _ := i18n.Default()
 	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
 		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
 	t.Cleanup(srv.Close)
-	return &testSite{Server: srv, store: st, url: dbURL}, m
+	return &webtest.Site{Server: srv, Store: st, DBURL: dbURL}, m
 }
 
 // TestUnreadParamsShareThePage: on every cached route, a page asked with
@@ -49,9 +50,9 @@ func newCountedSite(t *testing.T) (*testSite, *site.Metrics) {
 // request is a hit and the cache holds no more pages.
 func TestUnreadParamsShareThePage(t *testing.T) {
 	s, m := newCountedSite(t)
-	id := s.seed(t)
-	seedOrg(t, s)
-	other := s.seedLilbench(t)
+	id := s.Seed(t)
+	webtest.SeedOrg(t, s)
+	other := s.SeedLilbench(t)
 	run := "/runs/" + id
 	byRoute := map[string]string{
 		"/": "/", "/runs": "/runs", "/leaderboard": "/leaderboard",
@@ -78,7 +79,7 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 			sep = "&"
 		}
 		// First with the junk: the page is built from that request.
-		resp, junked := s.get(t, path+sep+"zzjunk=1&utm_source=x&after=")
+		resp, junked := s.Get(t, path+sep+"zzjunk=1&utm_source=x&after=")
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d", path, resp.StatusCode)
 		}
@@ -86,7 +87,7 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 			t.Errorf("%s: the page carries a parameter it does not read", path)
 		}
 		hits, misses, entries := cacheCounts(t, m)
-		_, plain := s.get(t, path)
+		_, plain := s.Get(t, path)
 		h2, m2, e2 := cacheCounts(t, m)
 		if h2 != hits+1 || m2 != misses || e2 != entries || plain != junked {
 			t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same body %v), want one hit of the same entry",
@@ -101,29 +102,29 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 // page that does not read it is that page.
 func TestListedParamsMakePages(t *testing.T) {
 	s, m := newCountedSite(t)
-	s.seed(t)
-	s.seedLilbench(t)
-	_, board := s.get(t, "/leaderboard")
+	s.Seed(t)
+	s.SeedLilbench(t)
+	_, board := s.Get(t, "/leaderboard")
 	hits, misses, entries := cacheCounts(t, m)
-	_, perRequest := s.get(t, "/leaderboard?metric=per_request_tps&ctx=0")
+	_, perRequest := s.Get(t, "/leaderboard?metric=per_request_tps&ctx=0")
 	h, mi, e := cacheCounts(t, m)
 	if perRequest == board || h != hits || mi != misses+1 || e != entries+1 {
 		t.Errorf("a leaderboard by another metric: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a page of its own",
 			hits, h, misses, mi, entries, e, perRequest == board)
 	}
-	_, swapped := s.get(t, "/leaderboard?ctx=0&x=1&metric=per_request_tps")
+	_, swapped := s.Get(t, "/leaderboard?ctx=0&x=1&metric=per_request_tps")
 	h2, m2, e2 := cacheCounts(t, m)
 	if swapped != perRequest || h2 != h+1 || m2 != mi || e2 != e {
 		t.Errorf("the same parameters in another order: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of the same entry", h, h2, mi, m2, e, e2)
 	}
-	_, newest := s.get(t, "/runs")
-	_, peak := s.get(t, "/runs?sort=peak")
+	_, newest := s.Get(t, "/runs")
+	_, peak := s.Get(t, "/runs?sort=peak")
 	if newest == peak {
 		t.Error("/runs?sort=peak is the page of /runs")
 	}
 	h3, m3, e3 := cacheCounts(t, m)
-	s.get(t, "/runs?after=zzz")
-	s.get(t, "/leaderboard?after=zzz&ctx=0&metric=per_request_tps")
+	s.Get(t, "/runs?after=zzz")
+	s.Get(t, "/leaderboard?after=zzz&ctx=0&metric=per_request_tps")
 	if h4, m4, e4 := cacheCounts(t, m); h4 != h3+1 || m4 != m3 || e4 != e3 {
 		t.Errorf("?after= on /runs and on the leaderboard: hits %d→%d, misses %d→%d, entries %d→%d, want /runs's answered fresh and the board's a hit",
 			h3, h4, m3, m4, e3, e4)
@@ -138,10 +139,10 @@ func TestListedParamsMakePages(t *testing.T) {
 // anyone cares to write cannot push out the pages people read.
 func TestMadeUpValuesAreNotKept(t *testing.T) {
 	s, m := newCountedSite(t)
-	id := s.seed(t)
-	other := s.seedLilbench(t)
-	s.get(t, "/")
-	s.get(t, "/") // a miss and a hit: the counters exist
+	id := s.Seed(t)
+	other := s.SeedLilbench(t)
+	s.Get(t, "/")
+	s.Get(t, "/") // a miss and a hit: the counters exist
 	for _, path := range []string{
 		"/runs?model=zz1", "/runs?engine=vllm&submitter=zz1", "/leaderboard?model=zz1",
 		"/leaderboard?ctx=123457", "/leaderboard?conc=3&queued=1",
@@ -151,7 +152,7 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 	} {
 		hits, _, entries := cacheCounts(t, m)
 		for i := range 2 {
-			resp, _ := s.get(t, path)
+			resp, _ := s.Get(t, path)
 			h, _, e := cacheCounts(t, m)
 			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries || h != hits {
 				t.Errorf("%s (%d): %d, Cache-Control %q, entries %d→%d, hits %d→%d, want 200, no-store, none kept, no hit",
@@ -160,7 +161,7 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 		}
 	}
 	// What is not kept is still compressed for a client that takes gzip.
-	resp, body := s.get(t, "/runs?model=zz1", "Accept-Encoding: gzip")
+	resp, body := s.Get(t, "/runs?model=zz1", "Accept-Encoding: gzip")
 	if resp.Header.Get("Content-Encoding") != "gzip" || strings.Contains(body, "<html") {
 		t.Errorf("/runs?model=zz1 with gzip accepted: Content-Encoding %q, want a gzip body", resp.Header.Get("Content-Encoding"))
 	}
@@ -168,9 +169,9 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 	// revision the run has.
 	for _, path := range []string{"/runs?engine=vllm", "/leaderboard?engine=vllm", "/runs/" + id + "/grid.svg?v=1",
 		"/compare?runs=" + id + "," + other} {
-		s.get(t, path)
+		s.Get(t, path)
 		hits, _, _ := cacheCounts(t, m)
-		if resp, _ := s.get(t, path); resp.Header.Get("Cache-Control") == "no-store" {
+		if resp, _ := s.Get(t, path); resp.Header.Get("Cache-Control") == "no-store" {
 			t.Errorf("%s: no-store", path)
 		}
 		if h, _, _ := cacheCounts(t, m); h != hits+1 {
@@ -184,17 +185,17 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 // reads) is the page of its one spelling: a hit of the same entry.
 func TestSpellingsShareThePage(t *testing.T) {
 	s, m := newCountedSite(t)
-	id := s.seed(t)
-	other := s.seedLilbench(t)
+	id := s.Seed(t)
+	other := s.SeedLilbench(t)
 	for plain, others := range map[string][]string{
 		"/leaderboard?engine=vllm":          {"/leaderboard?engine=%76llm", "/leaderboard?engine=vll%6d&engine=zz1"},
 		"/runs?engine=vllm":                 {"/runs?engine=%76%6C%6C%6D", "/runs?engine=vllm&engine=zz2"},
 		"/compare?runs=" + id + "," + other: {"/compare?runs=" + id + "%2C" + other, "/compare?runs=" + id + "%2c" + other},
 	} {
-		_, want := s.get(t, plain)
+		_, want := s.Get(t, plain)
 		for _, path := range others {
 			hits, misses, entries := cacheCounts(t, m)
-			_, got := s.get(t, path)
+			_, got := s.Get(t, path)
 			if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || got != want {
 				t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a hit of its entry",
 					path, plain, hits, h, misses, mi, entries, e, got == want)
@@ -204,7 +205,7 @@ func TestSpellingsShareThePage(t *testing.T) {
 	// Numbers and toggles are read in one spelling; another is refused.
 	for _, path := range []string{"/leaderboard?ctx=00", "/leaderboard?conc=+1", "/leaderboard?flagged=yes", "/leaderboard?queued=0",
 		"/history?engine=vllm&hardware=rtx-3060-12gb&model=qwen3-5-4b&cell=0x01"} {
-		resp, body := s.get(t, path)
+		resp, body := s.Get(t, path)
 		name, _, _ := strings.Cut(path[strings.LastIndexByte(path, '&')+1:], "=")
 		name = name[strings.IndexByte(name, '?')+1:]
 		if resp.StatusCode != 400 || !strings.Contains(body, "“"+name+"”") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // rawID finds a message id that leaked onto a page untranslated.
@@ -17,14 +18,14 @@ var rawID = regexp.MustCompile(`\b(site|nav|common|unit|status|reason|provenance
 // TestEveryPageInEveryLocale renders each page in each language and checks
 // the language it claims, the switcher, and that no message id shows raw.
 func TestEveryPageInEveryLocale(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	pages := map[string]int{"/": 200, "/upload": 200, "/runs/" + id: 200, "/runs/nosuchrun": 404, "/no/such/page": 404,
 		// browse: the seed run's identities
 		"/runs": 200, "/leaderboard": 200, "/search": 200, "/hardware/rtx-3060-12gb": 200, "/engines/vllm": 200,
 		"/models/qwen3-5-4b": 200, "/models/redhatai-qwen3-5-4b-fp8-dynamic": 200, "/submitters/sandberg": 200}
 	// Accounts: the API guide and an organisation page.
-	seedOrg(t, s)
+	webtest.SeedOrg(t, s)
 	pages["/docs/api"], pages["/orgs/lil-lab"], pages["/orgs/no-such-org"] = 200, 200, 404
 	pages["/docs/formats"] = 200
 	// The calculator: the form, a result, a refusal, and its documentation.
@@ -33,7 +34,7 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 	// Share: the page made for iframes.
 	pages["/runs/"+id+"/embed"] = 200
 	// Compare: a comparison, the picker, and a refusal.
-	other := s.seedLilbench(t)
+	other := s.SeedLilbench(t)
 	pages["/compare?runs="+id+","+other], pages["/compare/with/"+id], pages["/compare?runs="+id+",nosuchrun"] = 200, 200, 404
 	// The planner: the bare form, the seed hardware's answer with its
 	// estimates, a GPU only the calculator knows, and a refusal.
@@ -45,7 +46,7 @@ func TestEveryPageInEveryLocale(t *testing.T) {
 			if strings.Contains(path, "?") {
 				sep = "&"
 			}
-			resp, body := s.get(t, path+sep+"lang="+lang.Tag)
+			resp, body := s.Get(t, path+sep+"lang="+lang.Tag)
 			if resp.StatusCode != status {
 				t.Errorf("%s in %s = %d, want %d", path, lang.Tag, resp.StatusCode, status)
 			}
@@ -75,9 +76,9 @@ func page404ok(t *testing.T, body string) string {
 }
 
 func TestLanguageChoice(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	// Accept-Language picks Japanese; Vary names what chose it.
-	resp, body := s.get(t, "/", "Accept-Language: ja-JP,ja;q=0.9,en;q=0.5")
+	resp, body := s.Get(t, "/", "Accept-Language: ja-JP,ja;q=0.9,en;q=0.5")
 	if !strings.Contains(body, `<html lang="ja"`) {
 		t.Errorf("Accept-Language ja did not give Japanese")
 	}
@@ -86,7 +87,7 @@ func TestLanguageChoice(t *testing.T) {
 		t.Errorf("Vary = %q", vary)
 	}
 	// ?lang= wins over Accept-Language and is remembered in a cookie...
-	resp, body = s.get(t, "/upload?lang=zh-Hans", "Accept-Language: ja")
+	resp, body = s.Get(t, "/upload?lang=zh-Hans", "Accept-Language: ja")
 	if !strings.Contains(body, `<html lang="zh-Hans"`) {
 		t.Errorf("?lang=zh-Hans did not win")
 	}
@@ -100,12 +101,12 @@ func TestLanguageChoice(t *testing.T) {
 		t.Fatalf("no lang cookie: %v", resp.Cookies())
 	}
 	// ...which then wins over Accept-Language on a page without ?lang=.
-	_, body = s.get(t, "/", "Cookie: lang=zh-Hans", "Accept-Language: ja")
+	_, body = s.Get(t, "/", "Cookie: lang=zh-Hans", "Accept-Language: ja")
 	if !strings.Contains(body, `<html lang="zh-Hans"`) {
 		t.Errorf("the cookie did not win over Accept-Language")
 	}
 	// An unknown language falls back to English.
-	_, body = s.get(t, "/?lang=xx", "Accept-Language: sv")
+	_, body = s.Get(t, "/?lang=xx", "Accept-Language: sv")
 	if !strings.Contains(body, `<html lang="en"`) {
 		t.Errorf("unknown languages did not fall back to English")
 	}
@@ -114,40 +115,40 @@ func TestLanguageChoice(t *testing.T) {
 // TestReportETag: a revalidation answers 304 without a body, and the ETag
 // differs per language so no cache serves one language to another reader.
 func TestReportETag(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	resp, _ := s.get(t, "/runs/"+id+"?lang=en")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	resp, _ := s.Get(t, "/runs/"+id+"?lang=en")
 	etag := resp.Header.Get("ETag")
 	if etag == "" {
 		t.Fatal("no ETag")
 	}
-	resp, body := s.get(t, "/runs/"+id+"?lang=en", "If-None-Match: "+etag)
+	resp, body := s.Get(t, "/runs/"+id+"?lang=en", "If-None-Match: "+etag)
 	if resp.StatusCode != http.StatusNotModified || body != "" {
 		t.Errorf("revalidation = %d with %d bytes, want 304 and none", resp.StatusCode, len(body))
 	}
-	resp, _ = s.get(t, "/runs/"+id+"?lang=ja", "If-None-Match: "+etag)
+	resp, _ = s.Get(t, "/runs/"+id+"?lang=ja", "If-None-Match: "+etag)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == etag {
 		t.Errorf("Japanese with the English ETag = %d, ETag %s", resp.StatusCode, resp.Header.Get("ETag"))
 	}
 }
 
 func TestHealth(t *testing.T) {
-	s := newSite(t)
+	s := webtest.NewSite(t)
 	for _, path := range []string{"/healthz", "/readyz"} {
-		if resp, body := s.get(t, path); resp.StatusCode != 200 {
+		if resp, body := s.Get(t, path); resp.StatusCode != 200 {
 			t.Errorf("%s = %d %s", path, resp.StatusCode, body)
 		}
 	}
 }
 
 func TestStatic(t *testing.T) {
-	s := newSite(t)
-	_, page := s.get(t, "/")
+	s := webtest.NewSite(t)
+	_, page := s.Get(t, "/")
 	css := regexp.MustCompile(`href="(/static/css/site\.css\?v=[0-9a-f]+)"`).FindStringSubmatch(page)
 	if css == nil {
 		t.Fatal("page links no versioned stylesheet")
 	}
-	resp, body := s.get(t, css[1])
+	resp, body := s.Get(t, css[1])
 	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") || !strings.Contains(body, "tabular-nums") {
 		t.Errorf("stylesheet = %d %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
@@ -156,11 +157,11 @@ func TestStatic(t *testing.T) {
 // TestReportGzip: the report is served gzipped to clients that take it (from
 // the cache on the second request), plain to others, with the same page.
 func TestReportGzip(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	_, plain := s.get(t, "/runs/"+id, "Accept-Encoding: identity")
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	_, plain := s.Get(t, "/runs/"+id, "Accept-Encoding: identity")
 	for i := 0; i < 2; i++ {
-		resp, body := s.get(t, "/runs/"+id, "Accept-Encoding: gzip, deflate")
+		resp, body := s.Get(t, "/runs/"+id, "Accept-Encoding: gzip, deflate")
 		if resp.Header.Get("Content-Encoding") != "gzip" {
 			t.Fatalf("request %d: Content-Encoding %q", i, resp.Header.Get("Content-Encoding"))
 		}
@@ -174,11 +175,11 @@ func TestReportGzip(t *testing.T) {
 		}
 	}
 	// A forged Host or a stray parameter never ends up in a cached page.
-	_, forged := s.get(t, "/runs/"+id+"?utm=x", "Host: evil.example")
+	_, forged := s.Get(t, "/runs/"+id+"?utm=x", "Host: evil.example")
 	if !strings.Contains(forged, "evil.example") || strings.Contains(forged, "utm=x") {
 		t.Errorf("the page should link its own origin and drop stray parameters")
 	}
-	_, again := s.get(t, "/runs/"+id, "Accept-Encoding: identity")
+	_, again := s.Get(t, "/runs/"+id, "Accept-Encoding: identity")
 	if strings.Contains(again, "evil.example") || again != plain {
 		t.Errorf("a forged Host leaked into the cached page")
 	}

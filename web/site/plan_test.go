@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // planAnswer is the part of GET /api/v1/plan's answer the tests read.
@@ -33,8 +34,8 @@ type planAnswer struct {
 // 39.3 at 4), the 32K row for 20,000 tokens, and 8 at context 0, where 16
 // users queued.
 func TestPlanSeedAnswers(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
 	for _, c := range []struct {
 		query       string
 		users, used int
@@ -45,7 +46,7 @@ func TestPlanSeedAnswers(t *testing.T) {
 		{"context=0&min_user_tps=20", 8, 0},
 	} {
 		q := "?hardware=rtx-3060-12gb&" + c.query
-		resp, body := s.get(t, "/api/v1/plan"+q)
+		resp, body := s.Get(t, "/api/v1/plan"+q)
 		if resp.StatusCode != 200 {
 			t.Fatalf("API %s: %d %s", q, resp.StatusCode, body)
 		}
@@ -57,7 +58,7 @@ func TestPlanSeedAnswers(t *testing.T) {
 			a.Setups[0].ContextUsed != c.used || a.Setups[0].Cell == nil || a.Setups[0].Cell.Concurrency != c.users {
 			t.Errorf("API %s: %+v, want run %s serving %d users at context %d", q, a.Setups, id, c.users, c.used)
 		}
-		resp, page := s.get(t, "/plan"+q)
+		resp, page := s.Get(t, "/plan"+q)
 		if resp.StatusCode != 200 {
 			t.Fatalf("page %s: %d", q, resp.StatusCode)
 		}
@@ -72,7 +73,7 @@ func TestPlanSeedAnswers(t *testing.T) {
 	}
 	// The estimates: models of the calculator's table that fit 12 GB,
 	// upper bounds, never among the measured setups.
-	_, body := s.get(t, "/api/v1/plan?hardware=rtx-3060-12gb&preset=chat")
+	_, body := s.Get(t, "/api/v1/plan?hardware=rtx-3060-12gb&preset=chat")
 	var a planAnswer
 	if err := json.Unmarshal([]byte(body), &a); err != nil {
 		t.Fatal(err)
@@ -91,8 +92,8 @@ func TestPlanSeedAnswers(t *testing.T) {
 // it, on the page (the form, with the problem linked to its field) and
 // in the API's error format; the first visit is the bare form.
 func TestPlanRefusals(t *testing.T) {
-	s := newSite(t)
-	s.seed(t)
+	s := webtest.NewSite(t)
+	s.Seed(t)
 	for query, param := range map[string]string{
 		"hardware=no-such-gpu":                  "hardware",
 		"hardware=rtx-3060-12gb&context=-1":     "context",
@@ -100,7 +101,7 @@ func TestPlanRefusals(t *testing.T) {
 		"hardware=rtx-3060-12gb&preset=party":   "preset",
 		"context=8192":                          "hardware",
 	} {
-		resp, body := s.get(t, "/api/v1/plan?"+query)
+		resp, body := s.Get(t, "/api/v1/plan?"+query)
 		var refusal struct {
 			Error    string
 			Problems []struct{ Path, Message string }
@@ -110,7 +111,7 @@ func TestPlanRefusals(t *testing.T) {
 			!strings.HasPrefix(refusal.Error, param+": ") {
 			t.Errorf("API ?%s: %d %s, want 422 naming %s", query, resp.StatusCode, body, param)
 		}
-		resp, page := s.get(t, "/plan?"+query)
+		resp, page := s.Get(t, "/plan?"+query)
 		doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
 		href, _ := doc.Find("#plan-errors li a").Attr("href")
 		if resp.StatusCode != 422 || href != "#plan-"+param || doc.Find("form#plan-form").Length() != 1 ||
@@ -118,7 +119,7 @@ func TestPlanRefusals(t *testing.T) {
 			t.Errorf("page ?%s: %d, problem links to %q, want 422 with the form and the problem at #plan-%s", query, resp.StatusCode, href, param)
 		}
 	}
-	resp, page := s.get(t, "/plan")
+	resp, page := s.Get(t, "/plan")
 	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
 	if resp.StatusCode != 200 || doc.Find("form#plan-form").Length() != 1 || doc.Find("[role=alert]").Length() != 0 ||
 		doc.Find(`#plan-hardware option[value="rtx-3060-12gb"]`).Length() != 1 {
@@ -129,9 +130,9 @@ func TestPlanRefusals(t *testing.T) {
 // TestPlanWayIn: the navigation links the planner on every page, and the
 // home page's GPU picker asks it for a preset on a hardware.
 func TestPlanWayIn(t *testing.T) {
-	s := newSite(t)
-	s.seed(t)
-	_, page := s.get(t, "/")
+	s := webtest.NewSite(t)
+	s.Seed(t)
+	_, page := s.Get(t, "/")
 	doc, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
 	if doc.Find(`header nav a[href="/plan"]`).Length() != 1 {
 		t.Error("the navigation has no link to /plan")
@@ -149,22 +150,22 @@ func TestPlanWayIn(t *testing.T) {
 // answered fresh, not kept.
 func TestPlanCachedPerAddress(t *testing.T) {
 	s, m := newCountedSite(t)
-	s.seed(t)
+	s.Seed(t)
 	base := "/plan"
-	_, team := s.get(t, base+"?hardware=rtx-3060-12gb&preset=team")
+	_, team := s.Get(t, base+"?hardware=rtx-3060-12gb&preset=team")
 	hits, misses, entries := cacheCounts(t, m)
-	_, again := s.get(t, base+"?preset=team&hardware=rtx-3060-12gb")
+	_, again := s.Get(t, base+"?preset=team&hardware=rtx-3060-12gb")
 	if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || again != team {
 		t.Errorf("%s the team preset again: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of its entry", base, hits, h, misses, mi, entries, e)
 	}
-	_, chat := s.get(t, base+"?hardware=rtx-3060-12gb&preset=chat")
+	_, chat := s.Get(t, base+"?hardware=rtx-3060-12gb&preset=chat")
 	if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses+1 || e != entries+1 || chat == team {
 		t.Errorf("%s the chat preset: hits %d→%d, misses %d→%d, entries %d→%d, want a page of its own", base, hits, h, misses, mi, entries, e)
 	}
 	custom := base + "?hardware=rtx-3060-12gb&context=12345&min_user_tps=17.5"
 	for range 2 {
 		_, _, entries := cacheCounts(t, m)
-		resp, _ := s.get(t, custom)
+		resp, _ := s.Get(t, custom)
 		if _, _, e := cacheCounts(t, m); resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries {
 			t.Errorf("%s: %d, Cache-Control %q, entries %d→%d, want 200, no-store, not kept", custom, resp.StatusCode, resp.Header.Get("Cache-Control"), entries, e)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestReplicaInstances: two servers reading from a streaming replica
@@ -26,28 +27,28 @@ func TestReplicaInstances(t *testing.T) {
 	rep := dbtest.NewReplicated(t)
 	a, b := newReplicaInstance(t, rep.URL, rep.ReadURL), newReplicaInstance(t, rep.URL, rep.ReadURL)
 	waitReplica(t, rep)
-	for _, s := range []*testSite{a, b} {
-		s.get(t, "/runs")
-		s.get(t, "/")
-		if st := s.store.ReadStats(); st.Replica == 0 {
+	for _, s := range []*webtest.Site{a, b} {
+		s.Get(t, "/runs")
+		s.Get(t, "/")
+		if st := s.Store.ReadStats(); st.Replica == 0 {
 			t.Fatalf("pages warmed with the replica caught up, no read went to it: %+v", st)
 		}
 	}
 
 	replicaSQL(t, rep, "SELECT pg_wal_replay_pause()")
 	id := uploadFresh(t, a, b, "benchmark_results_0.7.8.json")
-	for _, s := range []*testSite{a, b} {
-		if resp, _ := s.get(t, "/runs/"+id); resp.StatusCode != 200 {
+	for _, s := range []*webtest.Site{a, b} {
+		if resp, _ := s.Get(t, "/runs/"+id); resp.StatusCode != 200 {
 			t.Errorf("report with the replica paused = %d", resp.StatusCode)
 		}
 	}
 	replicaSQL(t, rep, "SELECT pg_wal_replay_resume()")
 	waitReplica(t, rep)
-	before := b.store.ReadStats()
-	if resp, _ := b.get(t, "/leaderboard"); resp.StatusCode != 200 {
+	before := b.Store.ReadStats()
+	if resp, _ := b.Get(t, "/leaderboard"); resp.StatusCode != 200 {
 		t.Fatalf("leaderboard = %d", resp.StatusCode)
 	}
-	if st := b.store.ReadStats(); st.Replica == before.Replica {
+	if st := b.Store.ReadStats(); st.Replica == before.Replica {
 		t.Errorf("replay resumed and caught up, but the leaderboard was not read from the replica: %+v", st)
 	}
 
@@ -55,22 +56,22 @@ func TestReplicaInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	uploadFresh(t, a, b, "benchmark_results_0.4.18.json")
-	if st := b.store.ReadStats(); st.Down+st.Retried == 0 {
+	if st := b.Store.ReadStats(); st.Down+st.Retried == 0 {
 		t.Errorf("replica stopped, but no read was counted as falling back to the primary: %+v", st)
 	}
 }
 
 // uploadFresh uploads a test document on a, expects a to list the new run
 // at once and b within a second, and returns its id.
-func uploadFresh(t *testing.T, a, b *testSite, file string) string {
+func uploadFresh(t *testing.T, a, b *webtest.Site, file string) string {
 	t.Helper()
-	resp, out := a.post(t, "application/json", readFile(t, "../../testdata/formats/llm-inference-bench/"+file))
+	resp, out := a.Post(t, "application/json", webtest.ReadFile(t, "testdata/formats/llm-inference-bench/"+file))
 	if resp.StatusCode != 201 {
 		t.Fatalf("upload = %d %v", resp.StatusCode, out)
 	}
 	id := out["id"].(string)
-	listed := func(s *testSite) func() bool {
-		return func() bool { _, body := s.get(t, "/runs"); return strings.Contains(body, "/runs/"+id) }
+	listed := func(s *webtest.Site) func() bool {
+		return func() bool { _, body := s.Get(t, "/runs"); return strings.Contains(body, "/runs/"+id) }
 	}
 	if !listed(a)() {
 		t.Error("the instance that answered 201 served /runs without the new run")

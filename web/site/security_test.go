@@ -14,6 +14,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // inlineCode finds what a policy without 'unsafe-inline' refuses: a
@@ -26,9 +27,9 @@ var inlineCode = regexp.MustCompile(`(?i)<script(\s[^>]*)?>\s*[^<\s]|<style[\s>]
 // referrer policy and no framing, except the embed page, which any site
 // may frame; no HTML answer holds inline script or style.
 func TestSecurityHeadersEveryRoute(t *testing.T) {
-	s := newSite(t)
-	id := s.seed(t)
-	_, report := s.get(t, "/runs/"+id)
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	_, report := s.Get(t, "/runs/"+id)
 	slugs := map[string]string{}
 	for _, kind := range []string{"hardware", "engines", "models", "submitters", "orgs"} {
 		slugs[kind] = "no-such-" + kind
@@ -68,7 +69,7 @@ func fillRoute(route, id string, slugs map[string]string) string {
 	return route
 }
 
-func checkSecurityHeaders(t *testing.T, s *testSite, method, path string, embed bool) {
+func checkSecurityHeaders(t *testing.T, s *webtest.Site, method, path string, embed bool) {
 	t.Helper()
 	req, _ := http.NewRequest(method, s.URL+path, nil)
 	resp, err := s.Client().Do(req)

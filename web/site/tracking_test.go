@@ -11,6 +11,7 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
 
 // TestTrackingParamsShareThePage: a report linked with click-tracking
@@ -24,8 +25,8 @@ func TestTrackingParamsShareThePage(t *testing.T) {
 	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
 		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
 	defer srv.Close()
-	s := &testSite{Server: srv, store: st, url: dbURL}
-	id := s.seed(t)
+	s := &webtest.Site{Server: srv, Store: st, DBURL: dbURL}
+	id := s.Seed(t)
 	outcomes := func() string {
 		rec := httptest.NewRecorder()
 		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -33,9 +34,9 @@ func TestTrackingParamsShareThePage(t *testing.T) {
 		return strings.Join(regexp.MustCompile(`(?m)^speedmatrix_page_cache_requests_total\{outcome="(\w+)"\} (\d+)$`).
 			FindAllString(string(text), -1), "; ")
 	}
-	_, plain := s.get(t, "/runs/"+id)
+	_, plain := s.Get(t, "/runs/"+id)
 	for _, q := range []string{"?utm_source=forum&utm_medium=post", "?fbclid=IwAR0first", "?fbclid=IwAR0second&utm_campaign=x"} {
-		_, body := s.get(t, "/runs/"+id+q)
+		_, body := s.Get(t, "/runs/"+id+q)
 		if body != plain {
 			t.Errorf("%s: a page other than the report's", q)
 		}
@@ -47,7 +48,7 @@ func TestTrackingParamsShareThePage(t *testing.T) {
 	if got := outcomes(); got != want {
 		t.Errorf("after the report and three tracked links: %s, want %s", got, want)
 	}
-	s.get(t, "/runs/"+id+"?lang=ja&utm_source=forum")
+	s.Get(t, "/runs/"+id+"?lang=ja&utm_source=forum")
 	if got := outcomes(); !strings.Contains(got, `outcome="miss"} 2`) {
 		t.Errorf("another language with a tracking parameter: %s, want a second miss", got)
 	}

@@ -1,0 +1,136 @@
+package report_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/speedmatrix/speedmatrix/web/webtest"
+)
+
+// The seed report gives its median efficiency and links to the calculator
+// prefilled with its setup; following the link shows that setup's bound.
+func TestSeedReportAgainstBound(t *testing.T) {
+	s := webtest.NewSite(t)
+	id := s.Seed(t)
+	doc := webtest.Page(t, s, "/runs/"+id)
+	if got := strings.TrimSpace(doc.Find("#bound .median").Text()); !strings.HasPrefix(got, "Median: ") || !strings.Contains(got, " % of the decode bound, over 17 cells") {
+		t.Errorf("median line %q", got)
+	}
+	href, _ := doc.Find("#bound a.calc-link").Attr("href")
+	u, err := url.Parse(href)
+	if err != nil || u.Path != "/calculator" {
+		t.Fatalf("calculator link %q", href)
+	}
+	q := u.Query()
+	if q.Get("gpu") != "rtx-3060-12gb" || q.Get("model") != "Qwen/Qwen3.5-4B" || q.Get("weights") != "fp8" || q.Get("kv") != "int4" {
+		t.Errorf("calculator link %q", href)
+	}
+	calc := webtest.Page(t, s, href)
+	if !strings.Contains(calc.Text(), "72.8") {
+		t.Errorf("prefilled calculator lacks the 72.8 tok/s bound of the worked example")
+	}
+	if n := doc.Find(`.badge[data-badge="above-bound"]`).Length(); n != 0 {
+		t.Errorf("seed run flagged above the bound")
+	}
+}
+
+// A run on a GPU and model the calculator does not know, without a weight
+// format, says which facts are missing, still links the calculator with
+// what is known, and its JSON has no bounds.
+func TestReportMissingFacts(t *testing.T) {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	id := s.UploadVariant(t, seed, "ab", func(doc map[string]any) {
+		doc["hardware"].(map[string]any)["gpu_name"] = "Mystery GPU 9000"
+		doc["engine"].(map[string]any)["quantization"] = ""
+		doc["model"].(map[string]any)["id"] = "acme/unknown-7b"
+		doc["model"].(map[string]any)["served_name"] = ""
+	})
+	doc := webtest.Page(t, s, "/runs/"+id)
+	missing := webtest.Texts(doc.Find("#bound .missing"))
+	if len(missing) != 3 || !strings.Contains(missing[0], "Mystery GPU 9000") || !strings.Contains(missing[1], "acme/unknown-7b") ||
+		!strings.Contains(missing[2], "weight format") {
+		t.Errorf("missing facts %q", missing)
+	}
+	href, _ := doc.Find("#bound a.calc-link").Attr("href")
+	if u, _ := url.Parse(href); u.Query().Get("model") != "acme/unknown-7b" || u.Query().Get("gpu") != "" {
+		t.Errorf("calculator link %q", href)
+	}
+	if eff := webtest.Texts(doc.Find("td.eff")); len(eff) == 0 || strings.Trim(strings.Join(eff, ""), "—") != "" {
+		t.Errorf("efficiency column %q, want dashes", eff)
+	}
+	_, js := s.Get(t, "/api/v1/runs/"+id)
+	var out struct {
+		Decode []struct {
+			BoundTPS *float64 `json:"bound_tps"`
+		}
+		Bound struct{ Missing []string }
+	}
+	_ = json.Unmarshal([]byte(js), &out)
+	if strings.Join(out.Bound.Missing, ",") != "gpu,model,precision" || len(out.Decode) == 0 || out.Decode[0].BoundTPS != nil {
+		t.Errorf("JSON bound %+v, first cell %+v", out.Bound, out.Decode[0])
+	}
+}
+
+// A run claiming ten times the seed's rates is stored (201) but flagged
+// above the physical bound: the report and the lists say so, the API says
+// "flags": ["above_bound"], and the leaderboard leaves it out unless
+// "include flagged" is ticked. The seed run is not flagged.
+func TestAboveBoundFlag(t *testing.T) {
+	s := webtest.NewSite(t)
+	seed := s.Seed(t)
+	id := s.UploadVariant(t, seed, "cd", func(doc map[string]any) {
+		for _, c := range doc["decode"].([]any) {
+			cell := c.(map[string]any)
+			for _, k := range []string{"total_tps", "per_request_tps"} {
+				if v, ok := cell[k].(float64); ok {
+					cell[k] = v * 10
+				}
+			}
+		}
+	})
+	for _, c := range []struct {
+		id   string
+		want string
+	}{{id, `["above_bound"]`}, {seed, `[]`}} {
+		_, js := s.Get(t, "/api/v1/runs/"+c.id)
+		var out struct{ Flags json.RawMessage }
+		_ = json.Unmarshal([]byte(js), &out)
+		if got := strings.Join(strings.Fields(string(out.Flags)), ""); got != c.want {
+			t.Errorf("run %s flags %s, want %s", c.id, got, c.want)
+		}
+	}
+	if n := webtest.Page(t, s, "/runs/"+id).Find(`header .badge[data-badge="above-bound"]`).Length(); n != 1 {
+		t.Errorf("report shows %d above-bound badges", n)
+	}
+	if got := webtest.Page(t, s, "/runs").Find(`tr[data-run="` + id + `"] .flag-above-bound`).Length(); got != 1 {
+		t.Error("/runs does not mark the flagged run")
+	}
+	if got := webtest.Page(t, s, "/runs").Find(`tr[data-run="` + seed + `"] .flag-above-bound`).Length(); got != 0 {
+		t.Error("/runs marks the seed run")
+	}
+	_, list := s.Get(t, "/api/v1/runs")
+	if !strings.Contains(list, `"above_bound"`) {
+		t.Error("GET /api/v1/runs has no above_bound flag")
+	}
+	board := func(q string) (hasFlagged, hasSeed bool, marks int) {
+		doc := webtest.Page(t, s, "/leaderboard"+q)
+		doc.Find("a.to-run").Each(func(_ int, a *goquery.Selection) {
+			href, _ := a.Attr("href")
+			hasFlagged = hasFlagged || strings.Contains(href, "/runs/"+id)
+			hasSeed = hasSeed || strings.Contains(href, "/runs/"+seed)
+		})
+		return hasFlagged, hasSeed, doc.Find("table .flag-above-bound").Length()
+	}
+	if flagged, seedShown, _ := board(""); flagged || !seedShown {
+		t.Errorf("default leaderboard: flagged run shown %v, seed shown %v", flagged, seedShown)
+	}
+	// Both runs are one group (model, hardware, engine, quantization):
+	// included, the flagged run is its best.
+	if flagged, seedShown, marks := board("?flagged=1"); !flagged || seedShown || marks != 1 {
+		t.Errorf("with flagged runs: flagged run shown %v, seed shown %v, %d badges", flagged, seedShown, marks)
+	}
+}
