@@ -42,6 +42,7 @@ var notPages = map[string]bool{
 	"/runs/{id}.bbcode": true, "/runs/{id}/source": true, "/runs/{id}/card.png": true,
 	"/runs/{id}/grid.svg": true, "/runs/{id}/badge.svg": true,
 	"/sitemap.xml": true, "/sitemap-{lang}.xml": true, "/robots.txt": true,
+	"/regressions.atom": true, // a feed for readers, not a page
 	// Behind the browser's cookie: TestAccessibilityUpload reaches it by
 	// uploading, in every language.
 	"/upload/drafts/{id}": true,
@@ -154,7 +155,14 @@ func a11yPages(t *testing.T, s *webtest.Site) []a11yPage {
 		"/docs/calculator": "/docs/calculator",
 		"/history":         "/history?model=qwen3-5-4b&hardware=rtx-3060-12gb&engine=vllm",
 		"/signup":          "/signup", "/login": "/login", "/login/forgot": "/login/forgot", "/start": "/start", "/bench": "/bench",
+		"/plan":        "/plan?hardware=rtx-3060-12gb&preset=team",
+		"/regressions": "/regressions",
 	}
+	// Views of a route that show more than its plain address: the bare
+	// planner form, the grid under an energy metric with a price, and the
+	// leaderboard ranked by tokens per joule (the lil-bench run has power).
+	extra := []string{"/plan", "/runs/" + other + "?metric=tokens_per_joule&kwh=0.25",
+		"/runs/" + other + "?metric=cost_per_mtok", "/leaderboard?metric=tokens_per_joule"}
 	var missing []string
 	err := chi.Walk(s.Config.Handler.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		if method != http.MethodGet || notPages[route] || signedInPages[route] || strings.HasPrefix(route, "/api/") || byRoute[route] != "" {
@@ -171,6 +179,9 @@ func a11yPages(t *testing.T, s *webtest.Site) []a11yPage {
 	}
 	pages := []a11yPage{{path: "/no/such/page", status: http.StatusNotFound}}
 	for _, p := range byRoute {
+		pages = append(pages, a11yPage{path: p, status: http.StatusOK})
+	}
+	for _, p := range extra {
 		pages = append(pages, a11yPage{path: p, status: http.StatusOK})
 	}
 	sort.Slice(pages, func(i, j int) bool { return pages[i].path < pages[j].path })
