@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"runtime"
 
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -65,13 +66,19 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 	}
 	switch {
 	case created == 0:
-		return 0, ctx.Err()
+		return 0, errors.Join(ctx.Err(), bulk.Close(ctx))
 	case created < n:
 		// Some runs were stored already, maybe by a load interrupted
 		// before it offered them: derive the tables from every run.
+		if err := bulk.Close(ctx); err != nil {
+			return created, err
+		}
 		return created, st.RebuildBrowse(ctx)
 	}
-	return created, bulk.Finish(ctx)
+	if err := bulk.Finish(ctx); err != nil {
+		return created, err
+	}
+	return created, bulk.Close(ctx)
 }
 
 // batch is runs from..to-1, generated into out.

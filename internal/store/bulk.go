@@ -41,12 +41,23 @@ type Bulk struct {
 	// replica: the role may skip the foreign-key triggers while it copies
 	// rows whose runs it wrote in the same transaction.
 	replica bool
+	// deferred: the load began on an empty database and builds most of
+	// its tables' indexes in Close (bulk_indexes.go).
+	deferred bool
 }
 
-// NewBulk starts a bulk load.
+// NewBulk starts a bulk load. It first builds what an interrupted load left
+// deferred; then, on an empty database, it defers the indexes of the
+// tables the load fills until Close.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	defer db.Wrap(&err, "NewBulk")
 	b := &Bulk{s: s, index: bests.NewFreshIndex()}
+	if err := s.BuildDeferredIndexes(ctx); err != nil {
+		return nil, err
+	}
+	if b.deferred, err = s.deferIndexes(ctx); err != nil {
+		return nil, err
+	}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
@@ -144,6 +155,23 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 		return err
 	}
 	b.index = bests.NewFreshIndex()
+	return b.s.Analyze(ctx)
+}
+
+// Close ends the load: it builds the indexes NewBulk deferred and
+// refreshes the planner's statistics, which need them (an expression
+// index's). Call it after the last Finish; without it the database keeps
+// its rows but not those indexes, until the next load's NewBulk builds
+// them.
+func (b *Bulk) Close(ctx context.Context) (err error) {
+	defer db.Wrap(&err, "Bulk.Close")
+	if !b.deferred {
+		return nil
+	}
+	if err := b.s.BuildDeferredIndexes(ctx); err != nil {
+		return err
+	}
+	b.deferred = false
 	return b.s.Analyze(ctx)
 }
 
