@@ -30,6 +30,12 @@
 # SUBMITTER names a proven submitter ({submitter}); without it, the first
 # the small site's /runs links to, if any (demo runs name none: see
 # docs/scale.md, "A proven submitter on demo databases").
+#
+# With UPLOADS (a number, 0 by default) it then posts that many uploads of
+# the seed run to each site from one client (scripts/uploadload, each a new
+# run), the sites in turn, ROUNDS times, and prints each site's median
+# milliseconds per upload and its ratio to the first. Every upload adds a
+# run to the database.
 set -eu
 
 PAGE_LIST='
@@ -79,6 +85,7 @@ LARGE=${LARGE:-1000000}
 ROUNDS=${ROUNDS:-7}
 MAX_TIME=${MAX_TIME:-30}
 DEEP=${DEEP:-10} # pages of /runs followed on the small site for {runs_deep}
+UPLOADS=${UPLOADS:-0}
 
 for c in psql curl; do
 	command -v $c >/dev/null || { echo "scale.sh: $c is missing" >&2; exit 2; }
@@ -185,6 +192,7 @@ expand() {
 			echo "scale.sh: left out $1: no {$word} on the first site" >&2
 			return
 		fi
+		value=$(printf '%s' "$value" | sed 's/[&|\\]/\\&/g') # literal in sed's replacement
 		line=$(printf '%s' "$line" | sed "s|{$word}|$value|")
 	done
 	printf '%s\n' "$line"
@@ -194,6 +202,8 @@ for p in ${PAGES:-$PAGE_LIST}; do
 	e=$(expand "$p")
 	[ -z "$e" ] || pages="$pages $e"
 done
+
+echo "scale.sh: asking$pages" >&2
 
 # ask I DB PAGE: one uncached request's status and seconds. The reset
 # reaches the server on its listening connection within milliseconds; the
@@ -246,3 +256,25 @@ echo
 echo "$head$ratios |"
 echo "$line$rline|"
 cat "$work/table"
+
+[ "$UPLOADS" -gt 0 ] || exit 0
+here=$(cd "$(dirname "$0")/.." && pwd)
+(cd "$here" && go build -o "$work/uploadload" ./scripts/uploadload)
+for i in $(seq 0 $((n - 1))); do : >"$work/u$i"; done
+for _ in $(seq "$ROUNDS"); do
+	i=0
+	for db in $DBS; do
+		(cd "$here" && "$work/uploadload" -url "http://127.0.0.1:$((PORT + i))" -clients 1 -uploads "$UPLOADS") |
+			awk '/uploads from/ {sub(/^\(/, "", $9); printf "%.3f\n", 1000 / $9}' >>"$work/u$i"
+		i=$((i + 1))
+	done
+done
+row="| upload (ms, 1 client, $UPLOADS × $ROUNDS)"
+first=""
+ratios=""
+for i in $(seq 0 $((n - 1))); do
+	m=$(sort -n "$work/u$i" | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]}')
+	row="$row | $m"
+	if [ -z "$first" ]; then first=$m; else ratios="$ratios | $(awk -v a="$first" -v b="$m" 'BEGIN {printf "%.2f", b/a}')"; fi
+done
+echo "$row$ratios |"

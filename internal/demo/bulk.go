@@ -56,7 +56,7 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 			}
 		}
 		if (b.from/BulkBatch)%bulkFinishEvery == bulkFinishEvery-1 && created == b.to {
-			if err := bulk.Finish(ctx); err != nil {
+			if err := bulk.FinishInBackground(ctx); err != nil {
 				return created, err
 			}
 		}

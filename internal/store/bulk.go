@@ -44,6 +44,9 @@ type Bulk struct {
 	// deferred: the load began on an empty database and builds most of
 	// its tables' indexes in Close (bulk_indexes.go).
 	deferred bool
+	// finishing is the outcome of the offer FinishInBackground started,
+	// nil when none is pending.
+	finishing chan error
 }
 
 // NewBulk starts a bulk load. It first builds what an interrupted load left
@@ -142,11 +145,52 @@ func (b *Bulk) copyRuns(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded 
 // does (a better cell replaces the stored best; counts add up), folds the
 // counts, and refreshes the planner's statistics. It announces a reset:
 // every leaderboard and entity page may have changed. A long load calls it
-// now and then, so that what an interruption leaves unranked stays small.
+// now and then (or FinishInBackground), so that what an interruption
+// leaves unranked, and what the load holds in memory, stay small. It
+// first waits for an offer FinishInBackground started.
 func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "Bulk.Finish")
-	err = b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		if err := b.index.Offer(ctx, tx, b.replica); err != nil {
+	if err := b.wait(); err != nil {
+		return err
+	}
+	index := b.index
+	b.index = bests.NewFreshIndex()
+	return b.offer(ctx, index)
+}
+
+// FinishInBackground is Finish on its own connection while the load goes
+// on: an offer keeps one backend busy for a minute at a million runs, while
+// the generator and the copies, which it does not touch, would wait idle.
+// Offers commute (the better cell wins whichever comes first; counts add),
+// so the tables end the same. It first waits for the previous one; the
+// next Finish, FinishInBackground or Close waits for this one and returns
+// its error.
+func (b *Bulk) FinishInBackground(ctx context.Context) error {
+	if err := b.wait(); err != nil {
+		return err
+	}
+	index := b.index
+	b.index = bests.NewFreshIndex()
+	done := make(chan error, 1)
+	b.finishing = done
+	go func() { done <- b.offer(ctx, index) }()
+	return nil
+}
+
+// wait waits for the offer FinishInBackground started, if any.
+func (b *Bulk) wait() error {
+	if b.finishing == nil {
+		return nil
+	}
+	err := <-b.finishing
+	b.finishing = nil
+	return err
+}
+
+// offer is Finish's work on index.
+func (b *Bulk) offer(ctx context.Context, index *bests.FreshIndex) error {
+	err := b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		if err := index.Offer(ctx, tx, b.replica); err != nil {
 			return Change{}, err
 		}
 		return Change{Reset: true}, nil
@@ -154,7 +198,6 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b.index = bests.NewFreshIndex()
 	return b.s.Analyze(ctx)
 }
 
@@ -165,6 +208,9 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 // them.
 func (b *Bulk) Close(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "Bulk.Close")
+	if err := b.wait(); err != nil {
+		return err
+	}
 	if !b.deferred {
 		return nil
 	}

@@ -52,12 +52,17 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for chunk := range slices.Chunk(runs, 25) {
+	for chunk := range slices.Chunk(runs, 10) {
 		res, err := b.CopyRuns(ctx, chunk)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, res...)
+		// Offers of what came so far while the next chunks are copied,
+		// as a long load makes them.
+		if err := b.FinishInBackground(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// A second load of the first runs stores nothing.
 	again, err := b.CopyRuns(ctx, bulkFixture()[:30])
