@@ -149,12 +149,17 @@ engine=$(pick /runs /engines/)
 model=$(pick /runs /models/)
 history=$(pick "$report" /history?)
 [ -n "$history" ] || history=$(pick "$hardware" /history?)
-runs_next=$(pick /runs '/runs?after=')
+# next PAGE: the address of the list page after PAGE (its rel="next" link).
+next() {
+	curl -fs --max-time "$MAX_TIME" "$base$1" | grep -o 'rel="next" href="[^"]*"' | head -1 |
+		sed 's/^rel="next" href="//; s/"$//; s/&amp;/\&/g'
+}
+runs_next=$(next /runs)
 # A deep cursor: DEEP pages into the small site's list, whose runs are the
 # large sites' oldest, so there it is nearly a million runs deep.
 runs_deep=$runs_next
 for _ in $(seq "$DEEP"); do
-	n=$(pick "$runs_deep" '/runs?after=')
+	n=$(next "$runs_deep")
 	[ -z "$n" ] || runs_deep=$n
 done
 deep_cursor=${runs_deep#*after=}
