@@ -20,10 +20,12 @@ import (
 // group's best cells and run counts in memory (FreshIndex) instead of
 // offering them batch by batch; Bulk.Finish offers them to the tables of
 // bests, the counts and the history in one statement each (the demo calls
-// it every 250,000 runs and at the end), with the upload path's rule
-// (better replaces stored; counts add). Between the two the leaderboard and entity pages lag behind the
-// lists; after Finish the tables are those InsertRun would have left
-// (TestBulkMatchesInsertRun).
+// FinishInBackground every 250,000 runs and Finish at the end), with the
+// upload path's rule (better replaces stored; counts add). Between the two
+// the leaderboard and entity pages lag behind the lists; after Finish the
+// tables are those InsertRun would have left (TestBulkMatchesInsertRun).
+// Bulk.Close then builds the indexes a load into an empty database
+// deferred (bulk_indexes.go).
 
 // bulkRunColumns are the columns CopyRuns writes to runs: those
 // insert_run.sql writes but the account and organisation.
