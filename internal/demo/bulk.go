@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"runtime"
 
 	"github.com/speedmatrix/speedmatrix/internal/store"
@@ -14,14 +15,17 @@ import (
 const BulkBatch = 1000
 
 // bulkFinishEvery is how many batches LoadBulk copies between offers of
-// their best cells (store.Bulk.Finish): each offer costs about as much as
-// the best cells it writes, a few hundred thousand rows however many runs
-// are behind them.
+// their best cells (store.Bulk.FinishInBackground, made while the next
+// batches are copied): each offer costs about as much as the best cells it
+// writes, a few hundred thousand rows however many runs are behind them,
+// and holding more in memory costs about 3 MB per thousand runs.
 const bulkFinishEvery = 250
 
 // LoadBulk generates runs 0..n-1 of seed on workers goroutines (one per
 // CPU when workers < 1) and writes them in order, one batch at a time on
-// one connection (store.Bulk), then offers their best cells once: the
+// one connection (store.Bulk), offering their best cells every
+// bulkFinishEvery batches in the background and at the end, then builds
+// the indexes a load into an empty database deferred (Bulk.Close): the
 // same runs and the same tables as LoadSynthetic, at the rate the
 // generator and COPY allow. Runs already stored are skipped by their
 // dedupe key, so an interrupted load is finished by running it again
@@ -55,7 +59,7 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 			}
 		}
 		if (b.from/BulkBatch)%bulkFinishEvery == bulkFinishEvery-1 && created == b.to {
-			if err := bulk.Finish(ctx); err != nil {
+			if err := bulk.FinishInBackground(ctx); err != nil {
 				return created, err
 			}
 		}
@@ -65,13 +69,19 @@ func LoadBulk(ctx context.Context, st *store.Store, seed int64, n, workers int, 
 	}
 	switch {
 	case created == 0:
-		return 0, ctx.Err()
+		return 0, errors.Join(ctx.Err(), bulk.Close(ctx))
 	case created < n:
 		// Some runs were stored already, maybe by a load interrupted
 		// before it offered them: derive the tables from every run.
+		if err := bulk.Close(ctx); err != nil {
+			return created, err
+		}
 		return created, st.RebuildBrowse(ctx)
 	}
-	return created, bulk.Finish(ctx)
+	if err := bulk.Finish(ctx); err != nil {
+		return created, err
+	}
+	return created, bulk.Close(ctx)
 }
 
 // batch is runs from..to-1, generated into out.

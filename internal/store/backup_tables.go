@@ -108,4 +108,5 @@ var backupLeftOut = map[string]string{
 	"skeleton_version":        "the names.Version of the stored skeletons, which the restore computes again",
 	"version_changes":         "derived again from history_cells as each run is restored",
 	"version_changes_pending": "noted again as each run's history cells are restored",
+	"bulk_deferred_indexes":   "indexes an interrupted bulk load has still to build, in the database it was loading",
 }

@@ -20,10 +20,12 @@ import (
 // group's best cells and run counts in memory (FreshIndex) instead of
 // offering them batch by batch; Bulk.Finish offers them to the tables of
 // bests, the counts and the history in one statement each (the demo calls
-// it every 250,000 runs and at the end), with the upload path's rule
-// (better replaces stored; counts add). Between the two the leaderboard and entity pages lag behind the
-// lists; after Finish the tables are those InsertRun would have left
-// (TestBulkMatchesInsertRun).
+// FinishInBackground every 250,000 runs and Finish at the end), with the
+// upload path's rule (better replaces stored; counts add). Between the two
+// the leaderboard and entity pages lag behind the lists; after Finish the
+// tables are those InsertRun would have left (TestBulkMatchesInsertRun).
+// Bulk.Close then builds the indexes a load into an empty database
+// deferred (bulk_indexes.go).
 
 // bulkRunColumns are the columns CopyRuns writes to runs: those
 // insert_run.sql writes but the account and organisation.
@@ -41,12 +43,26 @@ type Bulk struct {
 	// replica: the role may skip the foreign-key triggers while it copies
 	// rows whose runs it wrote in the same transaction.
 	replica bool
+	// deferred: the load began on an empty database and builds most of
+	// its tables' indexes in Close (bulk_indexes.go).
+	deferred bool
+	// finishing is the outcome of the offer FinishInBackground started,
+	// nil when none is pending.
+	finishing chan error
 }
 
-// NewBulk starts a bulk load.
+// NewBulk starts a bulk load. It first builds what an interrupted load left
+// deferred; then, on an empty database, it defers the indexes of the
+// tables the load fills until Close.
 func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	defer db.Wrap(&err, "NewBulk")
 	b := &Bulk{s: s, index: bests.NewFreshIndex()}
+	if err := s.BuildDeferredIndexes(ctx); err != nil {
+		return nil, err
+	}
+	if b.deferred, err = s.deferIndexes(ctx); err != nil {
+		return nil, err
+	}
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
@@ -131,11 +147,52 @@ func (b *Bulk) copyRuns(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded 
 // does (a better cell replaces the stored best; counts add up), folds the
 // counts, and refreshes the planner's statistics. It announces a reset:
 // every leaderboard and entity page may have changed. A long load calls it
-// now and then, so that what an interruption leaves unranked stays small.
+// now and then (or FinishInBackground), so that what an interruption
+// leaves unranked, and what the load holds in memory, stay small. It
+// first waits for an offer FinishInBackground started.
 func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "Bulk.Finish")
-	err = b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		if err := b.index.Offer(ctx, tx, b.replica); err != nil {
+	if err := b.wait(); err != nil {
+		return err
+	}
+	index := b.index
+	b.index = bests.NewFreshIndex()
+	return b.offer(ctx, index)
+}
+
+// FinishInBackground is Finish on its own connection while the load goes
+// on: an offer keeps one backend busy for a minute at a million runs, while
+// the generator and the copies, which it does not touch, would wait idle.
+// Offers commute (the better cell wins whichever comes first; counts add),
+// so the tables end the same. It first waits for the previous one; the
+// next Finish, FinishInBackground or Close waits for this one and returns
+// its error.
+func (b *Bulk) FinishInBackground(ctx context.Context) error {
+	if err := b.wait(); err != nil {
+		return err
+	}
+	index := b.index
+	b.index = bests.NewFreshIndex()
+	done := make(chan error, 1)
+	b.finishing = done
+	go func() { done <- b.offer(ctx, index) }()
+	return nil
+}
+
+// wait waits for the offer FinishInBackground started, if any.
+func (b *Bulk) wait() error {
+	if b.finishing == nil {
+		return nil
+	}
+	err := <-b.finishing
+	b.finishing = nil
+	return err
+}
+
+// offer is Finish's work on index.
+func (b *Bulk) offer(ctx context.Context, index *bests.FreshIndex) error {
+	err := b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
+		if err := index.Offer(ctx, tx, b.replica); err != nil {
 			return Change{}, err
 		}
 		return Change{Reset: true}, nil
@@ -143,7 +200,26 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	b.index = bests.NewFreshIndex()
+	return b.s.Analyze(ctx)
+}
+
+// Close ends the load: it builds the indexes NewBulk deferred and
+// refreshes the planner's statistics, which need them (an expression
+// index's). Call it after the last Finish; without it the database keeps
+// its rows but not those indexes, until the next load's NewBulk builds
+// them.
+func (b *Bulk) Close(ctx context.Context) (err error) {
+	defer db.Wrap(&err, "Bulk.Close")
+	if err := b.wait(); err != nil {
+		return err
+	}
+	if !b.deferred {
+		return nil
+	}
+	if err := b.s.BuildDeferredIndexes(ctx); err != nil {
+		return err
+	}
+	b.deferred = false
 	return b.s.Analyze(ctx)
 }
 

@@ -52,12 +52,17 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for chunk := range slices.Chunk(runs, 25) {
+	for chunk := range slices.Chunk(runs, 10) {
 		res, err := b.CopyRuns(ctx, chunk)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, res...)
+		// Offers of what came so far while the next chunks are copied,
+		// as a long load makes them.
+		if err := b.FinishInBackground(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// A second load of the first runs stores nothing.
 	again, err := b.CopyRuns(ctx, bulkFixture()[:30])
@@ -65,6 +70,9 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := b.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, want) {
@@ -102,6 +110,71 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	if a, b := storetest.LeaderIDs(t, single, q), storetest.LeaderIDs(t, bulk, q); len(a) == 0 || !slices.Equal(a, b) {
 		t.Errorf("leaderboard one by one %v, in bulk %v", a, b)
 	}
+	wantSameIndexes(t, singleURL, bulkURL)
+}
+
+// indexesSQL lists every index and constraint of the schema with its
+// definition.
+const indexesSQL = `SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()
+UNION ALL SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+WHERE connamespace = current_schema()::regnamespace ORDER BY 1`
+
+// wantSameIndexes: the bulk load into an empty database, which built most
+// indexes at its end, left the schema's indexes and constraints as
+// migrations made them, and nothing deferred.
+func wantSameIndexes(t *testing.T, wantURL, gotURL string) {
+	t.Helper()
+	list := func(url string) []string {
+		conn := storetest.RawConn(t, url)
+		return storetest.MustStrings(t, conn, indexesSQL)
+	}
+	want, got := list(wantURL), list(gotURL)
+	if len(want) < 40 || !slices.Equal(want, got) {
+		t.Errorf("%d indexes and constraints after the bulk load, %d after migrations; first missing: %v",
+			len(got), len(want), storetest.FirstMissing(want, got))
+	}
+	if n := storetest.MustQueryInt(t, gotURL, `SELECT count(*) FROM bulk_deferred_indexes`); n != 0 {
+		t.Errorf("%d indexes still deferred after Close", n)
+	}
+}
+
+// TestBulkInterruptedBuildsDeferredIndexes: a load into an empty database
+// defers its tables' indexes; one that stops before Close leaves them
+// listed, and the next load's NewBulk builds them, on a database that now
+// has runs, so that one defers nothing.
+func TestBulkInterruptedBuildsDeferredIndexes(t *testing.T) {
+	ctx := context.Background()
+	fresh, freshURL := dbtest.New(t)
+	_, wantURL := dbtest.New(t)
+	b, err := fresh.NewBulk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.CopyRuns(ctx, bulkFixture()[:10]); err != nil {
+		t.Fatal(err)
+	}
+	deferred := storetest.MustQueryInt(t, freshURL, `SELECT count(*) FROM bulk_deferred_indexes`)
+	if deferred < 10 {
+		t.Fatalf("%d indexes deferred by a load into an empty database, want the runs' and cells'", deferred)
+	}
+	if n := storetest.MustQueryInt(t, freshURL, `SELECT count(*) FROM pg_indexes WHERE indexname = 'decode_cells_pkey'`); n != 0 {
+		t.Errorf("decode_cells_pkey kept while deferred")
+	}
+	// The load stops here (no Finish, no Close); the next one begins.
+	next, err := fresh.NewBulk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := next.CopyRuns(ctx, bulkFixture()); err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wantSameIndexes(t, wantURL, freshURL)
 }
 
 // TestCopyRunsRefusesAccountRuns: a verified submitter's run belongs to an

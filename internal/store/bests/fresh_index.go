@@ -78,6 +78,9 @@ func (x *FreshIndex) Queue(b *pgx.Batch) {
 func (x *FreshIndex) Offer(ctx context.Context, tx pgx.Tx, skipTriggers bool) error {
 	batch := &pgx.Batch{}
 	QueueBestLockShared(batch)
+	// Each offer sorts its rows into lock order: hundreds of thousands
+	// of them, which the default 4 MB sorted on disk.
+	batch.Queue(`SET LOCAL work_mem = '256MB'`)
 	if skipTriggers {
 		batch.Queue(`SET LOCAL session_replication_role = replica`)
 	}
