@@ -75,6 +75,14 @@ PAGE_LIST='
 /api/v1/models
 /leaderboard?submitter={submitter}
 /submitters/{submitter}
+/leaderboard?metric=tokens_per_joule
+{report}?metric=tokens_per_joule&kwh=0.25
+/plan?hardware={hardware_slug}&preset=team
+/api/v1/plan?hardware={hardware_slug}&preset=chat
+/regressions
+/regressions?engine={engine_slug}
+/regressions.atom
+/api/v1/regressions
 '
 
 SM=${SM:-/tmp/sm}
