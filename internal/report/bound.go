@@ -19,9 +19,19 @@ type BoundView struct {
 	// Missing words each fact the calculator lacks, in calculator.Missing*
 	// order; the cells then show no efficiency.
 	Missing []string
+	// Sources are the GPU's and the model's rows of the calculator's
+	// tables the bound is computed from, each with its source and how sure
+	// its figures are, as the calculator page shows them.
+	Sources []BoundSource
 	// CalculatorURL is /calculator prefilled with the run's setup.
 	CalculatorURL string
 }
+
+// BoundSource is one row of the calculator's tables behind the bound: its
+// name, where its figures come from, and their confidence in words
+// ("verified in the source", "derived from verified figures", "unchecked
+// estimate").
+type BoundSource struct{ Name, URL, Confidence string }
 
 // CalculatorPath is the calculator page's address.
 const CalculatorPath = "/calculator"
@@ -72,6 +82,10 @@ func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup, bounds []ca
 	}
 	v.Setup = strings.Join([]string{gpu, s.Model.ID, formats, l.T("bound.no_spec", nil)}, l.T("common.dot_sep", nil))
 	v.Median = medianLine(l, bounds)
+	v.Sources = []BoundSource{
+		{s.GPU.Name, s.GPU.URL, l.T("calc.confidence."+s.GPU.Confidence, nil)},
+		{s.Model.ID, s.Model.URL, l.T("calc.confidence."+s.Model.Confidence, nil)},
+	}
 	return v
 }
 

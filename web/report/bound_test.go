@@ -35,6 +35,20 @@ func TestSeedReportAgainstBound(t *testing.T) {
 	if n := doc.Find(`.badge[data-badge="above-bound"]`).Length(); n != 0 {
 		t.Errorf("seed run flagged above the bound")
 	}
+	// Where the bound's figures come from, and how sure they are: the
+	// GPU's and the model's rows of the calculator's tables, as the
+	// calculator names them.
+	sources := doc.Find("#bound .bound-sources")
+	if text := strings.Join(strings.Fields(sources.Text()), " "); !strings.Contains(text, "RTX 3060 12GB (") ||
+		!strings.Contains(text, "Qwen/Qwen3.5-4B (") || !strings.Contains(text, "The figures come from:") {
+		t.Errorf("bound sources %q", text)
+	}
+	if n := sources.Find("a[href^='https://']").Length(); n != 2 {
+		t.Errorf("bound sources link %d rows' sources, want 2", n)
+	}
+	if !strings.Contains(sources.Text(), "verified in the source") && !strings.Contains(sources.Text(), "derived from verified figures") {
+		t.Errorf("bound sources name no confidence: %q", sources.Text())
+	}
 }
 
 // A run on a GPU and model the calculator does not know, without a weight
