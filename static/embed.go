@@ -20,7 +20,7 @@ const Prefix = "/static/"
 
 var versions = sync.OnceValue(func() map[string]string {
 	v := map[string]string{}
-	for _, name := range []string{"css/site.css", "css/heat.css", "js/copy.js", "js/upload.js", Favicon} {
+	for _, name := range []string{"css/site.css", "css/heat.css", "js/copy.js", "js/upload.js", "js/calc.js", Favicon} {
 		b, err := FS.ReadFile(name)
 		if err != nil {
 			continue

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/speedmatrix/speedmatrix/web/webtest"
@@ -43,6 +44,23 @@ func TestBrowserCalculator(t *testing.T) {
 		t.Errorf("result at %s, want the form in the address", loc)
 	}
 	link := cdpRun(t, tab, "result link", chromedp.Evaluate[string](`document.querySelector('#calc-link').href`))
+
+	// With JavaScript the result follows the form as it changes, and so
+	// does the address: a longer context reads more KV cache a step, so
+	// the bound falls, without the button.
+	cdpDo(t, tab, "type a context",
+		chromedp.SetValue(chromedp.CSS("#calc-context"), ""),
+		chromedp.SendKeys(chromedp.CSS("#calc-context"), "32768"),
+	)
+	got := cdpRun(t, tab, "bound at 32K", chromedp.Poll[string](`(() => { const b = `+calcBoundJS+
+		`; return location.search.includes('context=32768') && b !== '' && b !== '72.8 tok/s' ? b : null })()`,
+		chromedp.WithPollingTimeout(10*time.Second)))
+	if !strings.HasSuffix(got, " tok/s") {
+		t.Errorf("bound after typing a context reads %q, want a lower one", got)
+	}
+	if n := cdpRun(t, tab, "results", chromedp.Evaluate[int](`document.querySelectorAll('#calc-out').length + document.querySelectorAll('#calc-form').length`)); n != 2 {
+		t.Errorf("after recomputing the page has %d result or form blocks, want one of each", n)
+	}
 
 	linked := newTab(t, browser)
 	cdpDo(t, linked, "open the linked result", chromedp.Navigate(link), chromedp.WaitReady(chromedp.CSS("#calc-bound")))
