@@ -31,7 +31,8 @@ func TestEnergyReportSwitch(t *testing.T) {
 	id := webtest.UploadSample(t, s, "llm-inference-bench/benchmark_results_0.7.8.json")
 
 	resp, plain := s.Get(t, "/runs/"+id+"?lang=en")
-	if resp.StatusCode != 200 || strings.Contains(plain, "Tokens per joule of GPU board energy") || !strings.Contains(plain, `value="0.3"`) {
+	if resp.StatusCode != 200 || strings.Contains(plain, "Tokens per joule of GPU board energy") || !strings.Contains(plain, `value="0.3"`) ||
+		!strings.Contains(plain, "total tok/s · rows are context length") {
 		t.Fatalf("the plain report (%d) shows an energy metric in the grid or not the default price", resp.StatusCode)
 	}
 	path := "/runs/" + id + "?kwh=0.25&lang=en&metric=tokens_per_joule"
@@ -41,7 +42,9 @@ func TestEnergyReportSwitch(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Tokens per joule of GPU board energy", // the grid's caption under the metric
-		"0.392 tok/J · 388 W",                  // the 0×1 cell: 152.2 tok/s on 388 W
+		// and its subtitle names the metric, not total tok/s
+		"Tokens per joule · rows are context length, columns are simultaneous requests",
+		"0.392 tok/J · 388 W", // the 0×1 cell: 152.2 tok/s on 388 W
 		`aria-current="true"><b>Tokens per joule</b>`,
 		`id="kwh" name="kwh" type="text" inputmode="decimal" size="6" value="0.25"`,
 		"Cost per million tokens at 0.25 per kWh",
