@@ -27,31 +27,14 @@ const (
 // Metrics lists the grid metrics in the switch's order.
 var Metrics = []Metric{MetricTPS, MetricTPJ, MetricWh, MetricCost}
 
-// ParseMetric reads ?metric=; anything else is MetricTPS.
-func ParseMetric(s string) Metric {
-	if m := Metric(s); slices.Contains(Metrics, m) {
-		return m
-	}
-	return MetricTPS
-}
-
 // MaxKWhPrice bounds the price a reader may set: above it, a typo.
 const MaxKWhPrice = 1000
 
-// ParseKWhPrice reads ?kwh=, a plain number per kWh in no currency ("0.30",
-// "0,30" as many write it); empty, unreadable or out of range is
-// run.DefaultKWhPrice, so the address alone decides the page.
-func ParseKWhPrice(s string) float64 {
-	v, ok := ReadKWhPrice(s)
-	if !ok {
-		return run.DefaultKWhPrice
-	}
-	return v
-}
-
-// ReadKWhPrice is ParseKWhPrice for a handler that refuses what it cannot
-// read: ok is false for a value that is no price from 0 to MaxKWhPrice
-// ("abc", "-1", "NaN"); empty is run.DefaultKWhPrice.
+// ReadKWhPrice reads ?kwh=, a plain number per kWh in no currency
+// ("0.30", "0,30" as many write it), so the address alone decides the
+// page: ok is false for a value that is no price from 0 to MaxKWhPrice
+// ("abc", "-1", "NaN"), which the report refuses; empty is
+// run.DefaultKWhPrice.
 func ReadKWhPrice(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -64,9 +47,8 @@ func ReadKWhPrice(s string) (float64, bool) {
 	return v, true
 }
 
-// ReadMetric is ParseMetric for a handler that refuses what it cannot
-// read: ok is false for a metric the grid does not show; empty is
-// MetricTPS.
+// ReadMetric reads ?metric=: ok is false for a metric the grid does not
+// show, which the report refuses; empty is MetricTPS.
 func ReadMetric(s string) (Metric, bool) {
 	if s == "" {
 		return MetricTPS, true
@@ -328,7 +310,7 @@ func FormatMetric(l *i18n.Localizer, metric Metric, v *float64) string {
 
 // SetEnergy sets the view's energy section for metric at price and shows
 // metric in the grid: the report page's handler calls it with the
-// address's ?metric= and ?kwh= (ParseMetric, ParseKWhPrice). Under an
+// address's ?metric= and ?kwh= (ReadMetric, ReadKWhPrice). Under an
 // energy metric cells show it, their power beneath, coloured by tokens per
 // joule (more is better whichever is shown); cells without power show a
 // dash.

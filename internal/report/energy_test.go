@@ -8,19 +8,18 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-func TestParseKWhPrice(t *testing.T) {
-	for in, want := range map[string]float64{"": run.DefaultKWhPrice, "0.25": 0.25, "0,4": 0.4, " 1 ": 1,
-		"-1": run.DefaultKWhPrice, "NaN": run.DefaultKWhPrice, "1e9": run.DefaultKWhPrice, "abc": run.DefaultKWhPrice} {
-		if got := ParseKWhPrice(in); got != want {
-			t.Errorf("ParseKWhPrice(%q) = %g, want %g", in, got, want)
+func TestReadKWhPrice(t *testing.T) {
+	for in, want := range map[string]float64{"": run.DefaultKWhPrice, "0.25": 0.25, "0,4": 0.4, " 1 ": 1} {
+		if got, ok := ReadKWhPrice(in); !ok || got != want {
+			t.Errorf("ReadKWhPrice(%q) = %g, %v, want %g", in, got, ok, want)
 		}
 	}
-	if ParseMetric("tokens_per_joule") != MetricTPJ || ParseMetric("<script>") != MetricTPS {
-		t.Error("ParseMetric keeps only the known metrics")
+	if m, ok := ReadMetric("tokens_per_joule"); !ok || m != MetricTPJ {
+		t.Errorf("ReadMetric(tokens_per_joule) = %q, %v", m, ok)
 	}
 }
 
-func TestReadRefusesWhatParseDefaults(t *testing.T) {
+func TestReadRefusesWhatItCannotRead(t *testing.T) {
 	for _, in := range []string{"abc", "-1", "NaN", "1e9"} {
 		if _, ok := ReadKWhPrice(in); ok {
 			t.Errorf("ReadKWhPrice(%q) reads it", in)
