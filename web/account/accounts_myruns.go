@@ -26,9 +26,7 @@ type myRunsStore interface {
 	SetOwnRunHidden(ctx context.Context, id string, accountID int64, hidden bool) error
 	DeleteOwnRun(ctx context.Context, id string, accountID int64) error
 	EditOwnRun(ctx context.Context, id string, accountID int64, e run.MetaEdit) error
-	SetClaim(ctx context.Context, id string, hash []byte) error
 	ClaimRun(ctx context.Context, id string, accountID int64, hash []byte) error
-	RunGone(ctx context.Context, id string) (bool, error)
 }
 
 // MyRunsPage is GET /account/runs: the signed-in account's runs, hidden

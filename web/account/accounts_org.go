@@ -19,7 +19,6 @@ type orgStore interface {
 	GetOrg(ctx context.Context, slug string) (*store.Org, error)
 	CreateOrg(ctx context.Context, accountID int64, slug, name string) error
 	AccountOrgs(ctx context.Context, accountID int64) (member, invited []store.Membership, err error)
-	MemberOrg(ctx context.Context, accountID int64, slug string) (*store.Membership, error)
 	OrgNamed(ctx context.Context, slug string) (run.Org, error)
 	InviteMember(ctx context.Context, actorID int64, slug, handle string) error
 	WithdrawInvite(ctx context.Context, actorID int64, slug, handle string) error

@@ -24,7 +24,6 @@ type browseStore interface {
 	EngineVersions(ctx context.Context, engine string) ([]store.VersionRuns, error)
 	BestAt(ctx context.Context, kind, slug string, points []store.GridPoint) (map[store.GridPoint]store.LeaderRow, error)
 	Search(ctx context.Context, text string, limit int) ([]store.Found, error)
-	CountIdentities(ctx context.Context, kind string) ([]store.IdentityRuns, error)
 }
 
 // badParam refuses a query parameter's value, naming the parameter: a

@@ -8,7 +8,6 @@ import (
 	"context"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
-	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/kit"
 )
 
@@ -18,7 +17,6 @@ type Store interface {
 	compareStore
 	historyStore
 	GetRun(ctx context.Context, id string) (*run.Run, error)
-	ListRecent(ctx context.Context, limit int) ([]store.RunSummary, error)
 }
 
 // Handlers serve the browse area's addresses.

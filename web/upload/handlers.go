@@ -8,7 +8,6 @@ package upload
 import (
 	"context"
 
-	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/kit"
@@ -16,9 +15,7 @@ import (
 
 // Store is what the upload area needs of the database.
 type Store interface {
-	ingest.Store
 	draftStore
-	GetRun(ctx context.Context, id string) (*run.Run, error)
 	DeleteOwnedRun(ctx context.Context, id, handle string) error
 	AccountOrgs(ctx context.Context, accountID int64) (member, invited []store.Membership, err error)
 	MemberOrg(ctx context.Context, accountID int64, slug string) (*store.Membership, error)

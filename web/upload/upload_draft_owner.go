@@ -21,8 +21,6 @@ type draftStore interface {
 	SetDraftFields(ctx context.Context, id string, fields map[string]string) error
 	PublishDraft(ctx context.Context, id, runID string) error
 	DeleteDraft(ctx context.Context, id string, owners []string) error
-	DeleteExpiredDrafts(ctx context.Context, now time.Time) (int64, error)
-	DisownDrafts(ctx context.Context, handle, owner string) error
 }
 
 // draftTTL is how long an unpublished preview is kept.
