@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 // logBuffer is the server's log output: records are gathered in memory
@@ -69,27 +67,15 @@ func (b *logBuffer) flushLocked() error {
 
 // logHandler writes records through a logBuffer and flushes it after a
 // warning or an error, so that what an operator looks for first is never
-// held back. With quietRequests (LOG_REQUESTS=false) it leaves out the
-// access log's line of every request (site.AccessLog) and keeps the rest.
+// held back.
 type logHandler struct {
 	slog.Handler
-	out           *logBuffer
-	quietRequests bool
+	out *logBuffer
 }
 
-// newLogHandler is slog's text handler on out, flushed after warnings;
-// logRequests false leaves out the per-request lines.
-func newLogHandler(out *logBuffer, logRequests bool) slog.Handler {
-	return logHandler{Handler: slog.NewTextHandler(out, nil), out: out, quietRequests: !logRequests}
-}
-
-// Enabled is false for an access log line when those are left out, so
-// the site does not even format it.
-func (h logHandler) Enabled(ctx context.Context, level slog.Level) bool {
-	if h.quietRequests && level < slog.LevelWarn && site.AccessLog(ctx) {
-		return false
-	}
-	return h.Handler.Enabled(ctx, level)
+// newLogHandler is slog's text handler on out, flushed after warnings.
+func newLogHandler(out *logBuffer) slog.Handler {
+	return logHandler{Handler: slog.NewTextHandler(out, nil), out: out}
 }
 
 func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
@@ -103,9 +89,9 @@ func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (h logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return logHandler{Handler: h.Handler.WithAttrs(attrs), out: h.out, quietRequests: h.quietRequests}
+	return logHandler{Handler: h.Handler.WithAttrs(attrs), out: h.out}
 }
 
 func (h logHandler) WithGroup(name string) slog.Handler {
-	return logHandler{Handler: h.Handler.WithGroup(name), out: h.out, quietRequests: h.quietRequests}
+	return logHandler{Handler: h.Handler.WithGroup(name), out: h.out}
 }

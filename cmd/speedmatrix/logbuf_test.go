@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/speedmatrix/speedmatrix/web/site"
 )
 
 // TestLogBufferHoldsInfoAndFlushes: info lines wait in memory and are
@@ -17,7 +14,7 @@ import (
 func TestLogBufferHoldsInfoAndFlushes(t *testing.T) {
 	out := &lockedWriter{w: new(strings.Builder)}
 	buf := newLogBuffer(out)
-	log := slog.New(newLogHandler(buf, true))
+	log := slog.New(newLogHandler(buf))
 	log.Info("http", "path", "/a")
 	log.Info("http", "path", "/b")
 	if got := out.String(); got != "" {
@@ -42,34 +39,12 @@ func TestLogBufferHoldsInfoAndFlushes(t *testing.T) {
 	}
 }
 
-// TestLogHandlerLeavesOutRequests: with LOG_REQUESTS=false the site's
-// access log records (site.AccessLog) are not even enabled, and every
-// other line, the access log's warnings included, is still written.
-func TestLogHandlerLeavesOutRequests(t *testing.T) {
-	access := site.AccessLogContext()
-	for _, logRequests := range []bool{true, false} {
-		out := &lockedWriter{w: new(strings.Builder)}
-		buf := newLogBuffer(out)
-		log := slog.New(newLogHandler(buf, logRequests).WithAttrs(nil))
-		if got := log.Handler().Enabled(access, slog.LevelInfo); got != logRequests {
-			t.Errorf("LOG_REQUESTS=%v: an access line enabled = %v", logRequests, got)
-		}
-		if !log.Handler().Enabled(access, slog.LevelWarn) || !log.Handler().Enabled(context.Background(), slog.LevelInfo) {
-			t.Errorf("LOG_REQUESTS=%v: a warning or another info line is left out", logRequests)
-		}
-		log.InfoContext(context.Background(), "mail on")
-		if err := buf.Flush(); err != nil || !strings.Contains(out.String(), "msg=\"mail on\"") {
-			t.Errorf("LOG_REQUESTS=%v: other lines not written: %v %q", logRequests, err, out.String())
-		}
-	}
-}
-
 // TestLogBufferKeepsLinesWhole: records logged from many goroutines come
 // out whole, and a burst past the limit is written without waiting.
 func TestLogBufferKeepsLinesWhole(t *testing.T) {
 	out := &lockedWriter{w: new(strings.Builder)}
 	buf := newLogBuffer(out)
-	log := slog.New(newLogHandler(buf, true))
+	log := slog.New(newLogHandler(buf))
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {

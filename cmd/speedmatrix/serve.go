@@ -73,7 +73,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	}
 	logOut := newLogBuffer(os.Stderr)
 	defer logOut.Flush()
-	logger := slog.New(newLogHandler(logOut, cfg.LogRequests))
+	logger := slog.New(newLogHandler(logOut))
 	// Unpublished previews are deleted after a day; pages already ignore
 	// an expired one, the sweep frees its bytes.
 	go upload.SweepDrafts(ctx, db.Store, nil, draftSweepEvery, logger)
@@ -86,7 +86,7 @@ func serve(ctx context.Context, cfg config, out io.Writer) (err error) {
 	go db.Store.KeepVersionChangesFolded(ctx, versionChangesEvery, logger)
 	siteCfg := site.Config{Store: db.Store, Bundle: bundle, BaseURL: cfg.BaseURL,
 		Logger: logger, Version: buildVersion(), Uploads: cfg.Uploads,
-		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub}
+		CacheBytes: cfg.CacheBytes, Metrics: metrics, GitHub: cfg.GitHub, QuietRequests: !cfg.LogRequests}
 	if cfg.Mailer != nil { // a nil *mail.Mailer in the interface would not be nil
 		siteCfg.Mailer = cfg.Mailer
 		logger.Info("mail on", "smtp", cfg.Mailer.String())

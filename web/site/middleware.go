@@ -97,8 +97,8 @@ func languageHeaders(h http.Header, tag string) {
 }
 
 // observe counts and times every request by the route pattern it
-// matched (metrics.go) and logs a line for it (logRequest, unless the
-// logger's handler leaves that line out: AccessLog), both from one
+// matched (metrics.go) and logs a line for it (logRequest, unless
+// Config.QuietRequests leaves that line out), both from one
 // wrapped writer that notes the status and the bytes sent. The writer is
 // pooled: a hit allocates as little as net/http does.
 func (s *Server) observe(next http.Handler) http.Handler {
@@ -109,7 +109,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		next.ServeHTTP(ow, r)
 		end := time.Now()
 		s.metrics.observe(routeOf(r), r.Method, ow.status, end.Sub(start))
-		s.logRequest(r, ow.status, ow.bytes, end, end.Sub(start))
+		if !s.quietRequests {
+			s.logRequest(r, ow.status, ow.bytes, end, end.Sub(start))
+		}
 		*ow = observedWriter{}
 		observedWriters.Put(ow)
 	})
@@ -195,11 +197,8 @@ func (w *observedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // Logger.LogAttrs would but without the caller's program counter, which
 // only a handler that prints the source reads (the binary's does not)
 // and which costs a stack walk per request.
-//
-// It asks and hands the handler AccessLogContext(), so that a handler can
-// leave the access log out and keep every other line (AccessLog).
 func (s *Server) logRequest(r *http.Request, status, bytes int, end time.Time, took time.Duration) {
-	ctx := accessLogContext
+	ctx := context.Background()
 	h := s.Log.Handler()
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
@@ -208,27 +207,4 @@ func (s *Server) logRequest(r *http.Request, status, bytes int, end time.Time, t
 	rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", status),
 		slog.Int("bytes", bytes), slog.Int64("ms", took.Milliseconds()))
 	_ = h.Handle(ctx, rec)
-}
-
-// accessLogKey marks the context of the access log's records.
-type accessLogKey struct{}
-
-// accessLogContext is the context logRequest logs with, made once.
-var accessLogContext = context.WithValue(context.Background(), accessLogKey{}, true)
-
-// AccessLogContext is the context the access log's records are asked and
-// handed with, for a handler's own tests.
-func AccessLogContext() context.Context { return accessLogContext }
-
-// AccessLog reports whether ctx is that of an access log record, the line
-// logged for every request. A slog.Handler's Enabled reads it to leave
-// those lines out and keep the rest: serve does with LOG_REQUESTS=false,
-// for a site behind a proxy that logs every request already, where the
-// line would be the largest cost of a cache hit beyond net/http's own
-// (docs/performance.md). Leaving it out costs no formatting, since
-// logRequest asks Enabled first; the metrics count every request either
-// way.
-func AccessLog(ctx context.Context) bool {
-	v, _ := ctx.Value(accessLogKey{}).(bool)
-	return v
 }

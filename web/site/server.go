@@ -68,6 +68,10 @@ type Config struct {
 	Now func() time.Time
 	// CacheBytes bounds the page cache; 0 is DefaultCacheBytes.
 	CacheBytes int
+	// QuietRequests leaves out the log's line per request
+	// (LOG_REQUESTS=false), for a site whose proxy in front logs them
+	// already; warnings, errors and the metrics stay.
+	QuietRequests bool
 	// Metrics, when set, counts what this server does (metrics.go); the
 	// caller serves its Handler where it wants.
 	Metrics *Metrics
@@ -94,6 +98,8 @@ type Server struct {
 	flight singleflight.Group
 	// metrics count what the site does (metrics.go).
 	metrics *Metrics
+	// quietRequests leaves out the access log's lines (Config.QuietRequests).
+	quietRequests bool
 	// The areas, one package each.
 	report  *report.Handlers
 	browse  *browse.Handlers
@@ -137,7 +143,7 @@ func New(cfg Config) http.Handler {
 	k := kit.New(kit.Config{Store: cfg.Store, BaseURL: cfg.BaseURL, Log: cfg.Logger, Version: cfg.Version, Now: cfg.Now,
 		Uploads: cfg.Uploads, CountIngest: cfg.Metrics.countIngest})
 	s := &Server{Server: k, store: cfg.Store, bundle: cfg.Bundle, pages: newPageCache(cfg.CacheBytes),
-		gens: newGenerations(), metrics: cfg.Metrics,
+		gens: newGenerations(), metrics: cfg.Metrics, quietRequests: cfg.QuietRequests,
 		report: report.New(k, cfg.Store), browse: browse.New(k, cfg.Store), upload: upload.New(k, cfg.Store),
 		account: account.New(k, cfg.Store, account.Config{Mailer: cfg.Mailer, GitHub: cfg.GitHub,
 			GitHubEndpoints: cfg.githubEndpoints, Now: cfg.Uploads.Now}),
