@@ -15,7 +15,7 @@ import (
 type browseStore interface {
 	ListRuns(ctx context.Context, f store.RunFilter, sort store.RunSort, after *store.Cursor, limit int) ([]store.RunItem, bool, error)
 	Leaderboard(ctx context.Context, q store.LeaderQuery) ([]store.LeaderRow, error)
-	// Unpowered counts the groups a tokens-per-joule board leaves out.
+	// Unpowered counts the runs a tokens-per-joule board leaves out.
 	Unpowered(ctx context.Context, q store.LeaderQuery) (int, error)
 	IdentityName(ctx context.Context, kind, slug string) (string, error)
 	IdentityNames(ctx context.Context, kind string, slugs []string) (map[string]string, error)

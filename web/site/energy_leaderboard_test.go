@@ -11,7 +11,7 @@ import (
 
 // TestLeaderboardTokensPerJoule: /leaderboard?metric=tokens_per_joule
 // ranks only runs with a measured board power, most tokens per joule
-// first, each row with its bar, and says how many setups it left out; the
+// first, each row with its bar, and says how many runs it left out; the
 // tok/s board of the same cell ranks them all, with bars too.
 func TestLeaderboardTokensPerJoule(t *testing.T) {
 	s := webtest.NewSite(t)
@@ -30,7 +30,7 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 	}
 	for _, want := range []string{
 		"0.392 tok/J", "0.291 tok/J",
-		"1 setup without power measurements is not ranked.",
+		"1 run without a power measurement in this cell is not ranked.",
 		`<rect width="100"`, `<rect width="74"`, // 0.291 ÷ 0.392
 		"it is not the machine", // the power is the GPU boards'
 
@@ -43,7 +43,7 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 	if got := rankedRuns(body); len(got) != 3 || !slices.Contains(got, old) {
 		t.Errorf("the tok/s board ranks %v, want all three runs", got)
 	}
-	if strings.Contains(body, "without power measurements") || strings.Count(body, `<svg class="bar"`) != 3 {
+	if strings.Contains(body, "without a power measurement") || strings.Count(body, `<svg class="bar"`) != 3 {
 		t.Error("the tok/s board should have a bar per row and no power count")
 	}
 	// An unknown metric is refused, naming the parameter.
