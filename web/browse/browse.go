@@ -2,6 +2,7 @@ package browse
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -31,6 +32,17 @@ type browseStore interface {
 // than the one it reads (?ctx=007 for 7).
 func badParam(name string) error {
 	return &kit.HTTPError{Status: http.StatusBadRequest, Key: "error.bad_param", Data: map[string]any{"Name": name}}
+}
+
+// paramOf is the query parameter a badParam error names, and whether err
+// is one: the API refuses that parameter in its own format.
+func paramOf(err error) (string, bool) {
+	var he *kit.HTTPError
+	if !errors.As(err, &he) || he.Key != "error.bad_param" {
+		return "", false
+	}
+	name, ok := he.Data["Name"].(string)
+	return name, ok
 }
 
 // maxParam bounds a filter value: slugs are short.
