@@ -47,6 +47,18 @@ func ReadKWhPrice(s string) (float64, bool) {
 	return v, true
 }
 
+// KWhParam is price as the address spells it (?kwh=): the shortest
+// decimal that reads back as it ("0.25", not "0.250" or "0,25"), and ""
+// for run.DefaultKWhPrice, which the address leaves out. One price, one
+// address: the page cache keeps one page for it, and the report sends
+// another spelling there (web/report: RunPage).
+func KWhParam(price float64) string {
+	if price == run.DefaultKWhPrice {
+		return ""
+	}
+	return strconv.FormatFloat(price, 'f', -1, 64)
+}
+
 // ReadMetric reads ?metric=: ok is false for a metric the grid does not
 // show, which the report refuses; empty is MetricTPS.
 func ReadMetric(s string) (Metric, bool) {
@@ -62,7 +74,8 @@ func ReadMetric(s string) (Metric, bool) {
 type EnergyView struct {
 	Metric Metric
 	// Price is the price per kWh in use; PriceText it worded, PriceParam
-	// as the address carries it.
+	// as the price form shows it (the address leaves the default out:
+	// KWhParam).
 	Price                 float64
 	PriceText, PriceParam string
 	// Switch links the grid's metrics, the current one marked.
@@ -130,7 +143,10 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 	e := &EnergyView{Metric: metric, Price: price, PriceText: l.Dec(price, priceDecimals(price)),
 		PriceParam: strconv.FormatFloat(price, 'f', -1, 64), Note: l.T("energy.note", nil)}
 	for _, m := range Metrics {
-		q := url.Values{"metric": {string(m)}, "kwh": {e.PriceParam}}
+		q := url.Values{"metric": {string(m)}}
+		if p := KWhParam(price); p != "" {
+			q.Set("kwh", p)
+		}
 		e.Switch = append(e.Switch, MetricLink{Metric: m, Label: l.T("energy.metric."+string(m), nil),
 			Href: "?" + q.Encode() + "#decode", Current: m == metric})
 	}
