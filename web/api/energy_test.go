@@ -48,7 +48,7 @@ func TestEnergyReportSwitch(t *testing.T) {
 		"0.392 tok/J · 388 W", // the 0×1 cell: 152.2 tok/s on 388 W
 		`aria-current="true"><b>Tokens per joule</b>`,
 		`id="kwh" name="kwh" type="text" inputmode="decimal" size="6" value="0.25"`,
-		"Cost per million tokens at 0.25 per kWh",
+		"cost at 0.25 per kWh", // the energy table's cost, under its watt-hours
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("%s lacks %q", path, want)
