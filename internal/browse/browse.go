@@ -51,7 +51,7 @@ func browseRun(l *i18n.Localizer, it *store.RunItem) BrowseRun {
 		EngineVersion: it.EngineVersion, Quantization: it.Quantization,
 		Uploaded: l.Ago(it.UploadedAt, time.Now()), UploadedISO: it.UploadedAt.UTC().Format(time.DateOnly),
 		Single: report.FormatTPS(l, it.BestSingleTPS), Peak: report.FormatTPS(l, it.BestPeakTPS),
-		Demo: it.Demo, AboveBound: it.AboveBound,
+		Demo: it.Demo, Flags: report.FlagBadges(l, it.Flags),
 	}
 }
 

@@ -300,7 +300,7 @@ func TestLeaderboardPageTokensPerJoule(t *testing.T) {
 	if p.Rows[1].Claimed || p.Rows[1].Submitter.Text != "Sandberg" || p.Rows[1].Submitter.Href != "/submitters/sandberg" {
 		t.Errorf("a verified submitter = %+v", p.Rows[1])
 	}
-	if p.Unpowered != "3 setups without power measurements are not ranked." || p.Note == "" {
+	if p.Unpowered != "3 runs without a power measurement in this cell are not ranked." || p.Note == "" {
 		t.Errorf("unpowered %q, note %q", p.Unpowered, p.Note)
 	}
 	p = NewLeaderboardPage(l, Board{Query: store.LeaderQuery{Concurrency: 1, Metric: store.MetricTotal}, Unpowered: 3}, choices())

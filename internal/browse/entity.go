@@ -109,7 +109,7 @@ func NewEntityPage(l *i18n.Localizer, e EntityData) EntityPage {
 			Model:    link(b.ModelSlug, b.ModelName, paths.Model),
 			Hardware: link(b.HardwareSlug, b.HardwareName, paths.Hardware),
 			Engine:   link(b.EngineSlug, b.EngineName, paths.Engine),
-			Demo:     b.Demo, AboveBound: b.AboveBound,
+			Demo:     b.Demo, Flags: report.FlagBadges(l, b.Flags),
 		})
 	}
 	p.Groups = entityLinks(l, e)

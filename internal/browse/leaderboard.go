@@ -25,8 +25,8 @@ type Board struct {
 	// loaded when ShowQueued asks for them.
 	Rows, Queued []store.LeaderRow
 	ShowQueued   bool
-	// Unpowered is how many groups a tokens-per-joule board leaves out
-	// for want of a power measurement (store.Unpowered).
+	// Unpowered is how many runs a tokens-per-joule board leaves out for
+	// want of a power measurement (store.Unpowered).
 	Unpowered int
 }
 
@@ -78,7 +78,7 @@ func LeaderRows(l *i18n.Localizer, q store.LeaderQuery, rows []store.LeaderRow, 
 			Submitter:    submitter,
 			Claimed:      claimed,
 			Quantization: r.Quantization, EngineVersion: r.EngineVersion,
-			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, AboveBound: r.AboveBound,
+			Value: formatMetric(l, q.Metric, r.Value), Demo: r.Demo, Flags: report.FlagBadges(l, r.Flags),
 			Bar: barPercent(q.Metric, r.Value, best),
 		}
 		if ranked {

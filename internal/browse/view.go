@@ -1,5 +1,7 @@
 package browse
 
+import "github.com/speedmatrix/speedmatrix/internal/report"
+
 // The browse pages' view models, built here from the store's lists and
 // rendered by templates, which never see a store type.
 
@@ -44,8 +46,8 @@ type BrowseRun struct {
 	// formatted; "—" when the run has no valid cell for them.
 	Single, Peak string
 	Demo         bool
-	// AboveBound: a cell is above the physical bound (a badge says so).
-	AboveBound bool
+	// Flags mark the run's plausibility flags, each in its words.
+	Flags []report.Badge
 }
 
 // RunsPage is /runs.
@@ -64,7 +66,8 @@ type LeaderRow struct {
 	Href                               string // the run, with the cell highlighted
 	Model, Hardware, Engine, Submitter Link
 	Quantization, EngineVersion, Value string
-	Demo, AboveBound                   bool
+	Demo                               bool
+	Flags                              []report.Badge
 	// Claimed marks a submitter's name typed into the upload, not an
 	// account's: the row shows the name with a mark the legend explains.
 	Claimed bool
@@ -80,7 +83,7 @@ type LeaderboardPage struct {
 	// Heading names the cell and metric: "0 context × 1 request · total tok/s".
 	Heading string
 	// Note says what the metric measures where the heading cannot (the
-	// board power, not the machine's); Unpowered how many setups it
+	// board power, not the machine's); Unpowered how many runs it
 	// leaves out for want of a power measurement ("" when none).
 	Note, Unpowered string
 	Rows            []LeaderRow
@@ -94,7 +97,8 @@ type Best struct {
 	Cell, Value, Href string
 	Model, Hardware   Link
 	Engine            Link
-	Demo, AboveBound  bool
+	Demo              bool
+	Flags             []report.Badge
 }
 
 // LinkGroup is a labelled list of links ("Engines seen on it").

@@ -36,9 +36,16 @@ type GPU struct {
 	FP32    float64 `json:"fp32_tflops"`
 	CacheMB float64 `json:"cache_mb"`
 	Unified bool    `json:"unified_memory"`
-	// BoardPowerW is the most power one board is rated to draw, 0 when
-	// the table does not know it: a run's cells above it are implausible.
+	// BoardPowerW is the most power one board may draw by its maker's
+	// figures (a data-centre or workstation part's maximum TDP or board
+	// power): a run's cell above it, GPUs counted, is implausible
+	// (RunSetup.PowerImplausible). 0 when the table knows none, as for
+	// GeForce and Radeon cards: their makers' boards ship with power
+	// limits above the reference card's, so its figure is no maximum.
 	BoardPowerW float64 `json:"board_power_w"`
+	// BoardPowerSource is where BoardPowerW comes from and how sure it
+	// is, apart from the row's other figures.
+	BoardPowerSource *Source `json:"board_power_source,omitempty"`
 	Source
 }
 

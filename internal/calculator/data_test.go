@@ -60,6 +60,18 @@ func TestGPUTableUnitsAndSources(t *testing.T) {
 		if g.FP16+g.FP16Acc16+g.FP8+g.FP4+g.FP32 == 0 {
 			t.Errorf("%s: no compute rate at all", g.ID)
 		}
+		// A board power is a board's watts, with a source of its own.
+		switch {
+		case g.BoardPowerW == 0 && g.BoardPowerSource != nil:
+			t.Errorf("%s: a board power source without a board power", g.ID)
+		case g.BoardPowerW != 0 && g.BoardPowerSource == nil:
+			t.Errorf("%s: board power %v W without a source", g.ID, g.BoardPowerW)
+		case g.BoardPowerW != 0:
+			checkSource(t, g.ID+" board power", *g.BoardPowerSource)
+			if g.BoardPowerW < 50 || g.BoardPowerW > 1500 {
+				t.Errorf("%s: board power %v W out of range", g.ID, g.BoardPowerW)
+			}
+		}
 	}
 }
 

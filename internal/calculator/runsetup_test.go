@@ -140,25 +140,47 @@ func TestSetupBoundIsCalculate(t *testing.T) {
 }
 
 // A cell drawing more than its power limit by over a tenth, or more than
-// the boards' highest settable limit, flags the run; within them it does
-// not, and a run without telemetry is never flagged for power.
+// the boards' highest settable limit, or, where the file gives neither,
+// more than the GPU table's board power times the GPUs, flags the run;
+// within them it does not, a GPU the table knows no board power of is
+// never flagged by it, and a run without telemetry is never flagged for
+// power.
 func TestFlagPowerImplausible(t *testing.T) {
+	const h100 = "NVIDIA H100 80GB HBM3" // the table's H100 SXM: 700 W
 	for _, c := range []struct {
 		name         string
+		gpu          string // "" keeps the seed run's RTX 3060
+		gpus         int
 		power, limit float64
 		maxLimit     float64
 		flagged      bool
 	}{
-		{"at the limit", 388, 700, 0, false},
-		{"overshoot within a tenth", 760, 700, 0, false},
-		{"a fifth above the limit", 840, 700, 0, true},
-		{"above the highest limit", 700, 1000, 600, true},
-		{"no telemetry", 0, 0, 0, false},
+		{"at the limit", "", 1, 388, 700, 0, false},
+		{"overshoot within a tenth", "", 1, 760, 700, 0, false},
+		{"a fifth above the limit", "", 1, 840, 700, 0, true},
+		{"above the highest limit", "", 1, 700, 1000, 600, true},
+		{"no telemetry", "", 1, 0, 0, 0, false},
+		{"above an H100's board power", h100, 1, 800, 0, 0, true},
+		{"within an H100's board power", h100, 1, 760, 0, 0, false},
+		{"within two H100s' board power", h100, 2, 1500, 0, 0, false},
+		{"above two H100s' board power", h100, 2, 1600, 0, 0, true},
+		{"a GeForce card has no known maximum", "", 1, 800, 0, 0, false},
 	} {
 		r := seedRun(t)
+		if c.gpu != "" {
+			r.Hardware.GPUName, r.Hardware.VRAMGB = c.gpu, 80
+			if id := calculator.ForRun(r).GPU.ID; id != "h100-sxm-80gb" {
+				t.Fatalf("%s: the table's row is %q", c.name, id)
+			}
+		}
+		r.Hardware.GPUCount = c.gpus
+		r.Telemetry = nil
 		r.Decode[0].Telemetry = run.Telemetry{}
 		if c.power > 0 {
-			r.Decode[0].PowerW, r.Decode[0].PowerLimitW = run.F(c.power), run.F(c.limit)
+			r.Decode[0].PowerW = run.F(c.power)
+		}
+		if c.limit > 0 {
+			r.Decode[0].PowerLimitW = run.F(c.limit)
 		}
 		if c.maxLimit > 0 {
 			r.Telemetry = &run.RunTelemetry{PowerLimitMaxW: run.F(c.maxLimit)}

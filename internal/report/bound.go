@@ -89,17 +89,18 @@ func boundView(r *run.Run, l *i18n.Localizer, s calculator.RunSetup, bounds []ca
 	return v
 }
 
-// flagBadge is the mark of a run with a plausibility flag: a cell above
-// the physical bound, or a power the boards cannot draw. Both look alike
-// (kind "above-bound"): they mean the same to a reader, check the file.
-func flagBadge(l *i18n.Localizer, flags []string) []Badge {
+// FlagBadges are the marks of a run's plausibility flags, each in its own
+// words: a cell above the physical bound ("above-bound"), a power the
+// boards cannot draw ("power-implausible"). The report derives the flags
+// afresh; the lists and leaderboards word the stored ones.
+func FlagBadges(l *i18n.Localizer, flags []string) []Badge {
 	var out []Badge
 	for _, f := range flags {
 		switch f {
 		case calculator.FlagAboveBound:
 			out = append(out, Badge{Kind: "above-bound", Label: l.T("bound.flag", nil), Title: l.T("bound.flag_title", nil)})
 		case run.FlagPowerImplausible:
-			out = append(out, Badge{Kind: "above-bound", Label: l.T("energy.flag", nil), Title: l.T("energy.flag_title", nil)})
+			out = append(out, Badge{Kind: "power-implausible", Label: l.T("energy.flag", nil), Title: l.T("energy.flag_title", nil)})
 		}
 	}
 	return out

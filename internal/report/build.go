@@ -54,7 +54,7 @@ func Build(r *run.Run, l *i18n.Localizer) *View {
 		v.Provenance = l.T("provenance."+string(r.Provenance), nil)
 	}
 	v.Verified, v.Badges = accountMarks(r, l)
-	v.Badges = append(v.Badges, flagBadge(l, setup.Flags(r))...)
+	v.Badges = append(v.Badges, FlagBadges(l, setup.Flags(r))...)
 	v.Sections = sections(r, l)
 	if warmsPromptCache(r) {
 		v.TTFTNote = l.T("run.note.ttft", nil)

@@ -47,6 +47,18 @@ func ReadKWhPrice(s string) (float64, bool) {
 	return v, true
 }
 
+// KWhParam is price as the address spells it (?kwh=): the shortest
+// decimal that reads back as it ("0.25", not "0.250" or "0,25"), and ""
+// for run.DefaultKWhPrice, which the address leaves out. One price, one
+// address: the page cache keeps one page for it, and the report sends
+// another spelling there (web/report: RunPage).
+func KWhParam(price float64) string {
+	if price == run.DefaultKWhPrice {
+		return ""
+	}
+	return strconv.FormatFloat(price, 'f', -1, 64)
+}
+
 // ReadMetric reads ?metric=: ok is false for a metric the grid does not
 // show, which the report refuses; empty is MetricTPS.
 func ReadMetric(s string) (Metric, bool) {
@@ -62,7 +74,8 @@ func ReadMetric(s string) (Metric, bool) {
 type EnergyView struct {
 	Metric Metric
 	// Price is the price per kWh in use; PriceText it worded, PriceParam
-	// as the address carries it.
+	// as the price form shows it (the address leaves the default out:
+	// KWhParam).
 	Price                 float64
 	PriceText, PriceParam string
 	// Switch links the grid's metrics, the current one marked.
@@ -74,8 +87,9 @@ type EnergyView struct {
 	// Throttle is the run's worst verdict worded ("Power-capped"), Kind its
 	// code; both empty when the file says nothing.
 	Throttle, ThrottleKind string
-	// Limits is "Power limit 550 W · default 600 W · at most 600 W".
-	Limits string
+	// Limits are "Power limit 550 W", "default 600 W", "at most 600 W":
+	// shown joined, each kept on one line.
+	Limits []string
 	Rows   []EnergyRow
 	// Implausible is set when a row drew more than its boards can.
 	Implausible bool
@@ -92,16 +106,20 @@ type MetricLink struct {
 
 // EnergyRow is one prefill row or decode cell with telemetry, worded.
 type EnergyRow struct {
-	// Phase is "Prefill" or "Decode"; Context and Concurrency the cell's.
-	Phase, Context, Concurrency string
+	// Phase is "Prefill" or "Sustained decode"; Cell the prefill row's
+	// context ("32K") or the decode cell's context × requests ("0 × 1").
+	Phase, Cell string
 	// Power is "388 W", Limit "of 700 W (55 %)", Peak "411 W".
 	Power, Limit, Peak string
 	Util, VRAM, Temp   string
 	// Throttle is the verdict worded, ThrottleKind its code ("" when the
-	// file says nothing); Reasons the clock-event reasons and shares.
-	Throttle, ThrottleKind, Reasons string
-	TPJ, Wh, Cost                   string
-	// Implausible marks a row above its limit by more than a tenth.
+	// file says nothing); Reasons the clock-event reasons, each with its
+	// share ("sw_power_cap 73 %"), none when the file gives none.
+	Throttle, ThrottleKind string
+	Reasons                []string
+	TPJ, Wh, Cost          string
+	// Implausible marks a row above its limit by more than a tenth, or
+	// above what its boards can draw (RunSetup.PowerImplausible).
 	Implausible bool
 }
 
@@ -130,7 +148,10 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 	e := &EnergyView{Metric: metric, Price: price, PriceText: l.Dec(price, priceDecimals(price)),
 		PriceParam: strconv.FormatFloat(price, 'f', -1, 64), Note: l.T("energy.note", nil)}
 	for _, m := range Metrics {
-		q := url.Values{"metric": {string(m)}, "kwh": {e.PriceParam}}
+		q := url.Values{"metric": {string(m)}}
+		if p := KWhParam(price); p != "" {
+			q.Set("kwh", p)
+		}
 		e.Switch = append(e.Switch, MetricLink{Metric: m, Label: l.T("energy.metric."+string(m), nil),
 			Href: "?" + q.Encode() + "#decode", Current: m == metric})
 	}
@@ -151,7 +172,7 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 		if t.PowerLimitMaxW != nil {
 			parts = append(parts, l.T("energy.limit_max", map[string]any{"V": FormatWatts(l, t.PowerLimitMaxW)}))
 		}
-		e.Limits = strings.Join(parts, l.T("common.dot_sep", nil))
+		e.Limits = parts
 	}
 	setup := calculator.ForRun(r)
 	for i := range r.Prefill {
@@ -160,7 +181,7 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 			continue
 		}
 		row := energyRow(l, &p.Telemetry, p.TokensPerJoule(), price)
-		row.Phase, row.Context, row.Concurrency = l.T("run.phase.prefill", nil), ContextLabel(p.Context), Dash
+		row.Phase, row.Cell = l.T("run.phase.prefill", nil), ContextLabel(p.Context)
 		row.Implausible = setup.PowerImplausible(r, &p.Telemetry)
 		e.Rows = append(e.Rows, row)
 	}
@@ -174,7 +195,8 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 			tpj = nil
 		}
 		row := energyRow(l, &c.Telemetry, tpj, price)
-		row.Phase, row.Context, row.Concurrency = l.T("run.phase.decode", nil), ContextLabel(c.Context), l.Int(int64(c.Concurrency))
+		row.Phase = l.T("run.phase.decode", nil)
+		row.Cell = l.T("energy.cell", map[string]any{"Context": ContextLabel(c.Context), "Concurrency": l.Int(int64(c.Concurrency))})
 		row.Implausible = setup.PowerImplausible(r, &c.Telemetry)
 		e.Rows = append(e.Rows, row)
 	}
@@ -186,7 +208,7 @@ func Energy(r *run.Run, l *i18n.Localizer, metric Metric, price float64) *Energy
 
 func energyRow(l *i18n.Localizer, t *run.Telemetry, tpj *float64, price float64) EnergyRow {
 	row := EnergyRow{Power: FormatWatts(l, t.PowerW), Peak: FormatWatts(l, t.PowerMaxW), Util: Dash, VRAM: Dash, Temp: Dash,
-		Throttle: Dash, Reasons: Dash}
+		Throttle: Dash}
 	if t.PowerLimitW != nil {
 		row.Limit = l.T("energy.of_limit", map[string]any{"V": FormatWatts(l, t.PowerLimitW)})
 		if t.PowerW != nil && *t.PowerLimitW > 0 {
@@ -206,12 +228,8 @@ func energyRow(l *i18n.Localizer, t *run.Telemetry, tpj *float64, price float64)
 	if t.Throttle != nil {
 		row.Throttle, row.ThrottleKind = ThrottleLabel(l, *t.Throttle), *t.Throttle
 	}
-	if len(t.ThrottleReasons) > 0 {
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(t.ThrottleReasons)) {
-			parts = append(parts, k+" "+l.T("bound.percent", map[string]any{"V": l.Dec(t.ThrottleReasons[k]*100, 0)}))
-		}
-		row.Reasons = strings.Join(parts, l.T("common.list_sep", nil))
+	for _, k := range slices.Sorted(maps.Keys(t.ThrottleReasons)) {
+		row.Reasons = append(row.Reasons, k+" "+l.T("bound.percent", map[string]any{"V": l.Dec(t.ThrottleReasons[k]*100, 0)}))
 	}
 	wh := run.WhPerMTok(tpj)
 	row.TPJ, row.Wh, row.Cost = FormatTPJ(l, tpj), FormatWh(l, wh), FormatCost(l, run.CostPerMTok(wh, price))

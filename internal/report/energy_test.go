@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,15 +70,38 @@ func TestEnergySection(t *testing.T) {
 		row.Cost != "0.212" || row.VRAM != "73.4 of 81.6 GB" || row.Throttle != Dash {
 		t.Errorf("row = %+v", row)
 	}
-	if r := e.Rows[1]; r.Throttle != "Power-capped" || r.Reasons != "sw_power_cap 73 %" {
+	if r := e.Rows[1]; r.Throttle != "Power-capped" || !slices.Equal(r.Reasons, []string{"sw_power_cap 73 %"}) {
 		t.Errorf("capped row = %+v", r)
 	}
 	// The throttled cell says so in words on the grid, whatever the metric.
 	if c := v.Grid.Rows[0].Cells[1]; c.Throttle != "Power-capped" {
 		t.Errorf("grid cell throttle = %q, want a visible word", c.Throttle)
 	}
-	if len(e.Switch) != 4 || !e.Switch[0].Current || e.Switch[1].Href != "?kwh=0.3&metric=tokens_per_joule#decode" {
+	// The default price is left out of the address; another is kept.
+	if len(e.Switch) != 4 || !e.Switch[0].Current || e.Switch[1].Href != "?metric=tokens_per_joule#decode" {
 		t.Errorf("switch = %+v", e.Switch)
+	}
+	v.SetEnergy(r, l, MetricTPJ, 0.25)
+	if s := v.Energy.Switch; s[0].Href != "?kwh=0.25&metric=tps#decode" || !s[1].Current || v.Energy.PriceParam != "0.25" {
+		t.Errorf("switch at 0.25 = %+v", s)
+	}
+}
+
+// Every spelling of a price has one address: the shortest decimal, and
+// none for the default.
+func TestKWhParam(t *testing.T) {
+	for in, want := range map[string]string{"": "", "0.3": "", "0.30": "", "0,3": "", "0.25": "0.25", "0.250": "0.25",
+		"0,25": "0.25", " 1 ": "1", "1.0": "1", "0": "0", "12.5": "12.5"} {
+		price, ok := ReadKWhPrice(in)
+		if !ok {
+			t.Fatalf("ReadKWhPrice(%q) refused", in)
+		}
+		if got := KWhParam(price); got != want {
+			t.Errorf("KWhParam(ReadKWhPrice(%q)) = %q, want %q", in, got, want)
+		}
+		if back, _ := ReadKWhPrice(KWhParam(price)); back != price {
+			t.Errorf("%q reads back as %v, not %v", KWhParam(price), back, price)
+		}
 	}
 }
 

@@ -104,6 +104,8 @@ var backupLeftOut = map[string]string{
 	"history_cells":           "derived again as each run is restored",
 	"history_versions":        "derived again as each run is restored",
 	"history_setups":          "derived again as each run is restored",
+	"unpowered_runs":          "derived again as each run is restored",
+	"unpowered_run_deltas":    "derived again as each run is restored",
 	"schema_migrations":       "the restoring binary migrates the database itself",
 	"skeleton_version":        "the names.Version of the stored skeletons, which the restore computes again",
 	"version_changes":         "derived again from history_cells as each run is restored",

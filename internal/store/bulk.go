@@ -31,7 +31,7 @@ import (
 // insert_run.sql writes but the account and organisation.
 var bulkRunColumns = append(append([]string{"id", "dedupe_key"}, splitColumns(runColumns)...),
 	"hardware_slug", "engine_slug", "model_slug", "model_base_slug", "submitter_slug", "quantization_slug",
-	"catalog_version", "best_single_tps", "best_peak_tps", "above_bound", "bound_version")
+	"catalog_version", "best_single_tps", "best_peak_tps", "above_bound", "bound_version", "flags")
 
 // Bulk is one bulk load: CopyRuns for every batch, in order, from one
 // goroutine, then Finish.

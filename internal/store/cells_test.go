@@ -160,10 +160,10 @@ func TestUploadCellStatementsKeepTheirPlan(t *testing.T) {
 			}
 		}
 	}
-	// The decode cells, the prefill rows, the names, two tables of bests
-	// and the history.
-	if len(sqls) != 6 {
-		t.Fatalf("%d statements read arrays, want 6", len(sqls))
+	// The decode cells, the prefill rows, the names, two tables of bests,
+	// the runs without power and the history.
+	if len(sqls) != 7 {
+		t.Fatalf("%d statements read arrays, want 7", len(sqls))
 	}
 	for sql := range sqls {
 		var generic, custom int64

@@ -40,7 +40,7 @@ var insertRunSQL = sqlFile("insert_run")
 
 // insertUnverifiedRunSQL is insertRunSQL for a run whose submitter is not
 // verified, which belongs to no account and no organisation: the same row
-// without the two lookups, and without $59 (the organisation's slug).
+// without the two lookups, and without $60 (the organisation's slug).
 // With them, a custom plan folds `$45 AND …` away, which makes it cheaper
 // than the generic plan by the two subqueries, so PostgreSQL planned the
 // statement afresh at every such upload (0.14 ms of the backend's CPU);

@@ -93,7 +93,7 @@ func TestUploadLocksInOrder(t *testing.T) {
 	queueUpload(b, "a", []byte("s"), r, time.Now(), nil)
 	want := []string{"run_sources", "decode_cells", "prefill_rows", "identities", "bestLock",
 		"best_cells", "version_best_cells", "submitter_best_cells",
-		"browse_groups", "history_versions", "browse_count_deltas", "history_cells"}
+		"browse_groups", "history_versions", "browse_count_deltas", "unpowered_run_deltas", "history_cells"}
 	if got := writes(b); !slices.Equal(got, want) {
 		t.Errorf("an upload writes\n%q\nwant\n%q", got, want)
 	}

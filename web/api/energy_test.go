@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -47,7 +48,7 @@ func TestEnergyReportSwitch(t *testing.T) {
 		"0.392 tok/J · 388 W", // the 0×1 cell: 152.2 tok/s on 388 W
 		`aria-current="true"><b>Tokens per joule</b>`,
 		`id="kwh" name="kwh" type="text" inputmode="decimal" size="6" value="0.25"`,
-		"Cost per million tokens at 0.25 per kWh",
+		"cost at 0.25 per kWh", // the energy table's cost, under its watt-hours
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("%s lacks %q", path, want)
@@ -83,6 +84,38 @@ func TestEnergyReportSwitch(t *testing.T) {
 	// A price written with a decimal comma, as the form lets a reader type it.
 	if _, body := s.Get(t, "/runs/"+id+"?kwh=0%2C5&lang=en&metric=cost_per_mtok"); !strings.Contains(body, "at 0.50 per kWh") {
 		t.Error("?kwh=0,5 is not read as 0.5")
+	}
+
+	// Every other spelling of a price is sent, for good, to the one
+	// address of that price, the rest of the query kept; the default
+	// price's address has none.
+	noFollow := *s.Client()
+	noFollow.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for query, want := range map[string]string{
+		"kwh=0.30&lang=en&metric=cost_per_mtok":  "?lang=en&metric=cost_per_mtok",
+		"kwh=0.3&metric=tokens_per_joule":        "?metric=tokens_per_joule",
+		"kwh=0.250&lang=de&metric=cost_per_mtok": "?kwh=0.25&lang=de&metric=cost_per_mtok",
+		"kwh=0%2C25&lang=ja":                     "?kwh=0.25&lang=ja",
+		"kwh=+0.25":                              "?kwh=0.25",
+	} {
+		resp, err := noFollow.Get(s.URL + "/runs/" + id + "?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != "/runs/"+id+want {
+			t.Errorf("?%s = %d to %q, want 301 to %s", query, resp.StatusCode, loc, want)
+		}
+	}
+	for _, query := range []string{"kwh=0.25&lang=en&metric=cost_per_mtok", "lang=en&metric=cost_per_mtok", ""} {
+		resp, err := noFollow.Get(s.URL + "/runs/" + id + "?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("?%s = %d, want the page", query, resp.StatusCode)
+		}
 	}
 }
 

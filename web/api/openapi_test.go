@@ -173,6 +173,13 @@ func documentedCalls(t *testing.T, s *webtest.Site) map[string][]apiCall {
 			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", bearer}, 200},
 			{"/api/bench/runs", lb, []string{json, "Content-Encoding: gzip", "Authorization: Bearer " + unknown.Secret}, 401},
 		},
+		"GET /api/v1/leaderboard": {
+			{"/api/v1/leaderboard", nil, nil, 200},
+			{"/api/v1/leaderboard?metric=tokens_per_joule", nil, nil, 200},
+			{"/api/v1/leaderboard?ctx=0&conc=1&metric=ttft_ms&queued=1&flagged=1&hardware=rtx-3060-12gb", nil, nil, 200},
+			{"/api/v1/leaderboard?metric=watts", nil, nil, 422},
+			{"/api/v1/leaderboard?ctx=007", nil, nil, 422},
+		},
 		"GET /api/v1/hardware": {{"/api/v1/hardware", nil, nil, 200}},
 		"GET /api/v1/engines":  {{"/api/v1/engines", nil, nil, 200}},
 		"GET /api/v1/models":   {{"/api/v1/models", nil, nil, 200}},

@@ -2,6 +2,7 @@ package browse
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -15,7 +16,7 @@ import (
 type browseStore interface {
 	ListRuns(ctx context.Context, f store.RunFilter, sort store.RunSort, after *store.Cursor, limit int) ([]store.RunItem, bool, error)
 	Leaderboard(ctx context.Context, q store.LeaderQuery) ([]store.LeaderRow, error)
-	// Unpowered counts the groups a tokens-per-joule board leaves out.
+	// Unpowered counts the runs a tokens-per-joule board leaves out.
 	Unpowered(ctx context.Context, q store.LeaderQuery) (int, error)
 	IdentityName(ctx context.Context, kind, slug string) (string, error)
 	IdentityNames(ctx context.Context, kind string, slugs []string) (map[string]string, error)
@@ -31,6 +32,17 @@ type browseStore interface {
 // than the one it reads (?ctx=007 for 7).
 func badParam(name string) error {
 	return &kit.HTTPError{Status: http.StatusBadRequest, Key: "error.bad_param", Data: map[string]any{"Name": name}}
+}
+
+// paramOf is the query parameter a badParam error names, and whether err
+// is one: the API refuses that parameter in its own format.
+func paramOf(err error) (string, bool) {
+	var he *kit.HTTPError
+	if !errors.As(err, &he) || he.Key != "error.bad_param" {
+		return "", false
+	}
+	name, ok := he.Data["Name"].(string)
+	return name, ok
 }
 
 // maxParam bounds a filter value: slugs are short.

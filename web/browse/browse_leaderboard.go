@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -59,6 +60,33 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 	return q, nil
 }
 
+// readBoard reads a leaderboard's query from qv and answers it from the
+// store: the ranked rows, how many runs a tokens-per-joule board leaves
+// out for want of a power measurement, and the queued cells when asked
+// (queued=1). The page and the API answer the same board.
+func (s *Handlers) readBoard(ctx context.Context, qv url.Values) (b browse.Board, err error) {
+	if b.Query, err = readLeaderQuery(qv); err != nil {
+		return b, err
+	}
+	q := b.Query
+	b.ShowQueued = qv.Get("queued") != ""
+	if b.Rows, err = s.store.Leaderboard(ctx, q); err != nil {
+		return b, err
+	}
+	if q.Metric == store.MetricTPJ {
+		if b.Unpowered, err = s.store.Unpowered(ctx, q); err != nil {
+			return b, err
+		}
+	}
+	if b.ShowQueued {
+		q.Queued = true
+		if b.Queued, err = s.store.Leaderboard(ctx, q); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
 // LeaderboardPage is GET /leaderboard: the best cell of each (model,
 // hardware, engine, quantization) group at the chosen grid point, by the
 // chosen metric. Only valid cells rank; queued ones are listed apart when
@@ -66,25 +94,9 @@ func readLeaderQuery(qv url.Values) (store.LeaderQuery, error) {
 func (s *Handlers) LeaderboardPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	l := i18n.FromContext(ctx)
-	q, err := readLeaderQuery(r.URL.Query())
+	b, err := s.readBoard(ctx, r.URL.Query())
 	if err != nil {
 		return err
-	}
-	b := browse.Board{Query: q, ShowQueued: r.URL.Query().Get("queued") != ""}
-	if b.Rows, err = s.store.Leaderboard(ctx, q); err != nil {
-		return err
-	}
-	if q.Metric == store.MetricTPJ {
-		if b.Unpowered, err = s.store.Unpowered(ctx, q); err != nil {
-			return err
-		}
-	}
-	if b.ShowQueued {
-		qq := q
-		qq.Queued = true
-		if b.Queued, err = s.store.Leaderboard(ctx, qq); err != nil {
-			return err
-		}
 	}
 	choices, err := s.filterChoices(ctx)
 	if err != nil {

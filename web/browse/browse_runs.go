@@ -99,7 +99,8 @@ type apiRunItem struct {
 	Submitter     *apiSubmitter    `json:"submitter"`
 	BestSingleTPS *float64         `json:"best_single_tps"`
 	BestPeakTPS   *float64         `json:"best_peak_tps"`
-	// Flags are the stored plausibility flags ("above_bound").
+	// Flags are the stored plausibility flags ("above_bound",
+	// "power_implausible").
 	Flags []string `json:"flags"`
 }
 
@@ -156,11 +157,8 @@ func (s *Handlers) RunsJSON(w http.ResponseWriter, r *http.Request) error {
 			Engine:        apiEngine{Identity: eng, Version: it.EngineVersion, Quantization: it.Quantization},
 			Model:         apiModel{Identity: model, Base: base},
 			Submitter:     newAPISubmitter(it),
-			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS, Flags: []string{},
+			BestSingleTPS: it.BestSingleTPS, BestPeakTPS: it.BestPeakTPS, Flags: append([]string{}, it.Flags...),
 		})
-		if it.AboveBound {
-			out.Runs[len(out.Runs)-1].Flags = []string{run.FlagAboveBound}
-		}
 	}
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Cache-Control", "no-cache")

@@ -3,6 +3,7 @@ package report_test
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,5 +147,78 @@ func TestAboveBoundFlag(t *testing.T) {
 	// included, the flagged run is its best.
 	if flagged, seedShown, marks := board("?flagged=1"); !flagged || seedShown || marks != 1 {
 		t.Errorf("with flagged runs: flagged run shown %v, seed shown %v, %d badges", flagged, seedShown, marks)
+	}
+}
+
+// A run whose cell drew more than its power limit by over a tenth is
+// stored (201) and flagged in its own words: the report, the lists, the
+// leaderboard with flagged runs and the API name a power above the
+// boards' limit, never a cell above the physical bound, and the default
+// leaderboard leaves it out as it leaves those out.
+func TestPowerImplausibleFlag(t *testing.T) {
+	s := webtest.NewSite(t)
+	var doc map[string]any
+	if err := json.Unmarshal(webtest.ReadFile(t, "testdata/formats/llm-inference-bench/benchmark_results_0.7.8.json"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// 900 W on a 700 W limit: more than 770 W.
+	doc["results"].([]any)[0].(map[string]any)["hardware_summary"].(map[string]any)["power_total_avg_w"] = 900.0
+	body, _ := json.Marshal(doc)
+	resp, out := s.Post(t, "application/json", body)
+	if resp.StatusCode != 201 {
+		t.Fatalf("upload = %d %v", resp.StatusCode, out)
+	}
+	id := out["id"].(string)
+	plain := webtest.UploadSample(t, s, "lil-bench/lil_bench_result_2gpu.json")
+
+	_, js := s.Get(t, "/api/v1/runs/"+id)
+	var one struct{ Flags []string }
+	if err := json.Unmarshal([]byte(js), &one); err != nil || len(one.Flags) != 1 || one.Flags[0] != "power_implausible" {
+		t.Errorf("run flags %v (%v), want [power_implausible]", one.Flags, err)
+	}
+	_, list := s.Get(t, "/api/v1/runs")
+	var runs struct {
+		Runs []struct {
+			ID    string
+			Flags []string
+		}
+	}
+	if err := json.Unmarshal([]byte(list), &runs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs.Runs {
+		want := []string{}
+		if r.ID == id {
+			want = []string{"power_implausible"}
+		}
+		if !slices.Equal(r.Flags, want) {
+			t.Errorf("GET /api/v1/runs: run %s flags %v, want %v", r.ID, r.Flags, want)
+		}
+	}
+
+	report := webtest.Page(t, s, "/runs/"+id+"?lang=en")
+	if n := report.Find(`header .badge[data-badge="power-implausible"]`).Length(); n != 1 {
+		t.Errorf("report shows %d power badges", n)
+	}
+	if n := report.Find(`header .badge[data-badge="above-bound"]`).Length(); n != 0 {
+		t.Errorf("report calls the power flag above the bound (%d badges)", n)
+	}
+	mark := func(path, sel string) string {
+		return strings.TrimSpace(webtest.Page(t, s, path).Find(sel).Text())
+	}
+	if got := mark("/runs?lang=en", `tr[data-run="`+id+`"] .flag-above-bound`); got != "Power above the boards' limit" {
+		t.Errorf("/runs marks the run %q", got)
+	}
+	if got := mark("/runs?lang=de", `tr[data-run="`+id+`"] [data-flag="power-implausible"]`); got == "" || got == "Power above the boards' limit" {
+		t.Errorf("/runs?lang=de marks the run %q", got)
+	}
+	if got := mark("/runs?lang=en", `tr[data-run="`+plain+`"] .flag-above-bound`); got != "" {
+		t.Errorf("/runs marks the plain run %q", got)
+	}
+	if got := mark("/leaderboard?lang=en", `tr[data-run="`+id+`"]`); got != "" {
+		t.Error("the default leaderboard ranks the flagged run")
+	}
+	if got := mark("/leaderboard?lang=en&flagged=1", `tr[data-run="`+id+`"] .flag-above-bound`); got != "Power above the boards' limit" {
+		t.Errorf("the leaderboard with flagged runs marks it %q", got)
 	}
 }

@@ -38,6 +38,19 @@ func (s *Handlers) RunPage(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return badParam("kwh")
 	}
+	if p := report.KWhParam(price); qv.Get("kwh") != p {
+		// Another spelling of a price (0.30, 0,3, the default written
+		// out) is sent to the one address of that price, the rest of the
+		// query kept, before anything is read: one page, one cache entry.
+		if p == "" {
+			qv.Del("kwh")
+		} else {
+			qv.Set("kwh", p)
+		}
+		target := url.URL{Path: r.URL.Path, RawQuery: qv.Encode()}
+		http.Redirect(w, r, target.String(), http.StatusMovedPermanently)
+		return nil
+	}
 	rep, err := s.store.GetRunReport(ctx, id)
 	if err != nil {
 		return s.GoneOr(r, id, err)

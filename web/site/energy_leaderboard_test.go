@@ -1,6 +1,8 @@
 package site_test
 
 import (
+	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,7 +13,7 @@ import (
 
 // TestLeaderboardTokensPerJoule: /leaderboard?metric=tokens_per_joule
 // ranks only runs with a measured board power, most tokens per joule
-// first, each row with its bar, and says how many setups it left out; the
+// first, each row with its bar, and says how many runs it left out; the
 // tok/s board of the same cell ranks them all, with bars too.
 func TestLeaderboardTokensPerJoule(t *testing.T) {
 	s := webtest.NewSite(t)
@@ -30,7 +32,7 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 	}
 	for _, want := range []string{
 		"0.392 tok/J", "0.291 tok/J",
-		"1 setup without power measurements is not ranked.",
+		"1 run without a power measurement in this cell is not ranked.",
 		`<rect width="100"`, `<rect width="74"`, // 0.291 ÷ 0.392
 		"it is not the machine", // the power is the GPU boards'
 
@@ -43,12 +45,56 @@ func TestLeaderboardTokensPerJoule(t *testing.T) {
 	if got := rankedRuns(body); len(got) != 3 || !slices.Contains(got, old) {
 		t.Errorf("the tok/s board ranks %v, want all three runs", got)
 	}
-	if strings.Contains(body, "without power measurements") || strings.Count(body, `<svg class="bar"`) != 3 {
+	if strings.Contains(body, "without a power measurement") || strings.Count(body, `<svg class="bar"`) != 3 {
 		t.Error("the tok/s board should have a bar per row and no power count")
 	}
 	// An unknown metric is refused, naming the parameter.
 	if resp, body := s.Get(t, "/leaderboard?lang=en&metric=watts"); resp.StatusCode != 400 || !strings.Contains(body, "“metric”") {
 		t.Errorf("?metric=watts = %d", resp.StatusCode)
+	}
+
+	// The API's board is the page's: the same runs in the same order, with
+	// their values, and the runs left out for want of power.
+	var board struct {
+		Metric string
+		Rows   []struct {
+			Rank  int
+			RunID string `json:"run_id"`
+			Value float64
+		}
+		UnpoweredRuns *int `json:"unpowered_runs"`
+	}
+	getJSON(t, s, "/api/v1/leaderboard?metric=tokens_per_joule", 200, &board)
+	if len(board.Rows) != 2 || board.Rows[0].RunID != h100 || board.Rows[1].RunID != lil ||
+		board.Rows[0].Rank != 1 || board.Rows[1].Rank != 2 || math.Abs(board.Rows[0].Value-0.392) > 0.004 {
+		t.Errorf("the API's tokens-per-joule board: %+v", board.Rows)
+	}
+	if board.Metric != "tokens_per_joule" || board.UnpoweredRuns == nil || *board.UnpoweredRuns != 1 {
+		t.Errorf("the API's board: metric %q, unpowered runs %v", board.Metric, board.UnpoweredRuns)
+	}
+	board.UnpoweredRuns = nil
+	getJSON(t, s, "/api/v1/leaderboard", 200, &board)
+	if len(board.Rows) != 3 || board.UnpoweredRuns != nil || board.Metric != "total_tps" {
+		t.Errorf("the API's tok/s board: %d rows, unpowered runs %v, metric %q", len(board.Rows), board.UnpoweredRuns, board.Metric)
+	}
+	var refused struct {
+		Problems []struct{ Path string }
+	}
+	getJSON(t, s, "/api/v1/leaderboard?metric=watts", 422, &refused)
+	if len(refused.Problems) != 1 || refused.Problems[0].Path != "metric" {
+		t.Errorf("?metric=watts refused with %+v, want the parameter named", refused.Problems)
+	}
+}
+
+// getJSON fetches path, wants status, and reads the answer into v.
+func getJSON(t *testing.T, s *webtest.Site, path string, status int, v any) {
+	t.Helper()
+	resp, body := s.Get(t, path)
+	if resp.StatusCode != status {
+		t.Fatalf("%s = %d, want %d: %s", path, resp.StatusCode, status, body)
+	}
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }
 

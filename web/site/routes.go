@@ -122,6 +122,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Use(api.CORS)
 	r.Post("/runs", s.json(s.upload.CreateRun))
 	r.Get("/runs", s.json(s.browse.RunsJSON))
+	r.Get("/leaderboard", s.json(s.browse.LeaderboardJSON))
 	r.Get("/runs/{id}", s.json(s.report.RunJSON))
 	r.Delete("/runs/{id}", s.json(s.upload.DeleteRun))
 	r.Get("/hardware", s.json(s.api.Identities(api.HardwareList)))

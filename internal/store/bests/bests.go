@@ -2,9 +2,10 @@
 // leaderboards, entity pages, search and histories read instead of
 // scanning runs. It owns the tables derived from the stored runs
 // (identities, the tables of bests, browse_groups and the run counts,
-// history_cells, history_versions, history_setups), the browse columns of
-// a runs row (BrowseColumns), the rules that keep them equal to what a
-// rebuild from every run would leave, and the reads of lists of runs.
+// history_cells, history_versions, history_setups, unpowered_runs), the
+// browse columns of a runs row (BrowseColumns), the rules that keep them
+// equal to what a rebuild from every run would leave, and the reads of
+// lists of runs.
 //
 // It must not import package store, which stores the runs themselves and
 // calls it, nor package accounts, which calls it when a run is hidden,
@@ -68,11 +69,14 @@
 //     the second from the rows the first returns: count_run_versions.sql
 //     (count_versions.sql). An existing row is not locked; the runs go to
 //     browse_count_deltas, which nobody locks: count_run_deltas.sql
-//     (count_deltas.sql).
+//     (count_deltas.sql); the runs without power go to
+//     unpowered_run_deltas, which nobody locks either: countUnpoweredSQL.
 //  7. history_cells rows, by key: offer_run_history.sql (offer_history.sql).
 //  8. foldLock, then browse_groups, identity_runs, engine_version_runs and
-//     history_versions rows, each by key: foldCountsSQL, never in an
-//     upload (browse_counts.go).
+//     history_versions rows, each by key: foldCountsSQL, then
+//     unpowered_runs rows by key: foldUnpoweredSQL, never in an upload
+//     (browse_counts.go). A rebuild takes foldLock before it counts a
+//     group's unpowered runs again (rebuildUnpowered).
 //
 // The sorted orders are ORDER BY in the statements: an insert, and ON
 // CONFLICT, lock rows in the order the SELECT yields them. The best_epoch

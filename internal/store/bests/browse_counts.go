@@ -95,6 +95,9 @@ func foldCounts(ctx context.Context, tx pgx.Tx) (int64, error) {
 	if err := tx.QueryRow(ctx, foldCountsSQL).Scan(&n); err != nil {
 		return 0, fmt.Errorf("fold counts: %w", err)
 	}
+	if _, err := tx.Exec(ctx, foldUnpoweredSQL); err != nil {
+		return 0, fmt.Errorf("fold unpowered runs: %w", err)
+	}
 	return n, nil
 }
 
@@ -179,5 +182,5 @@ SELECT engine_slug, engine_version, sum(runs) FROM browse_groups WHERE engine_ve
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("recount: %w", err)
 	}
-	return nil
+	return rebuildAllUnpowered(ctx, tx)
 }

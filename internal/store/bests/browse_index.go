@@ -60,14 +60,24 @@ func identityArgs(runs []*run.Run) (slugs [len(identityKinds)][]string, name []a
 // BrowseColumns are the browse index's columns of r's runs row, as
 // package store's insert_run.sql writes them: its slugs in identityKinds'
 // order, the catalog version, its headline numbers (runNumbers) and its
-// plausibility flags.
+// plausibility flags: whether any is raised, which every ranking reads,
+// the version they were derived with, and which (StoredFlags).
 func BrowseColumns(r *run.Run) []any {
-	args := make([]any, 0, len(identityKinds)+5)
+	args := make([]any, 0, len(identityKinds)+6)
 	for _, ident := range runIdentities(r) {
 		args = append(args, ident.Slug)
 	}
 	single, peak := runNumbers(r.Decode)
-	return append(args, catalog.Version, single, peak, run.Unrankable(r.Flags), r.BoundVersion)
+	return append(args, catalog.Version, single, peak, run.Unrankable(r.Flags), r.BoundVersion, StoredFlags(r.Flags))
+}
+
+// StoredFlags is flags as runs.flags holds them: never NULL, an empty
+// array for none.
+func StoredFlags(flags []string) []string {
+	if flags == nil {
+		return []string{}
+	}
+	return flags
 }
 
 // runNumbers are what runNumbersSet computes from the stored cells, from
@@ -126,6 +136,9 @@ func QueueIndexRun(b *pgx.Batch, id string, r *run.Run, uploaded time.Time, u *B
 		}
 	}
 	queueCountRun(b, id, 1)
+	unpowered := map[unpoweredKey]int64{}
+	addUnpowered(unpowered, r)
+	queueCountUnpowered(b, unpowered)
 	if args := offerRunHistoryArgs(id, r); args != nil {
 		b.Queue(offerRunHistorySQL, args...)
 	}

@@ -67,7 +67,9 @@ type LeaderRow struct {
 	EngineVersion    string
 	Submitter        string
 	SubmitterSlug    string
-	AboveBound       bool
+	// Flags are the run's stored plausibility flags: a board that
+	// includes flagged runs shows which.
+	Flags []string
 }
 
 // leaderColumns names a best cell b of run r with its identities' names,
@@ -77,7 +79,7 @@ const leaderColumns = `b.run_id, b.value, b.uploaded_at, b.demo,
     b.hardware_slug, coalesce(ih.name, b.hardware_slug) AS hardware_name,
     b.engine_slug, coalesce(ie.name, b.engine_slug) AS engine_name,
     b.quantization_slug, coalesce(iq.name, '') AS quantization_name,
-    r.engine_version, r.submitter, r.submitter_slug, r.above_bound`
+    r.engine_version, r.submitter, r.submitter_slug, r.flags`
 
 // leaderJoins joins a best cell b to its run r and its four identities'
 // names for leaderColumns. Joins, not a subquery per name: the planner
@@ -133,36 +135,6 @@ ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoin
 	})
 }
 
-// Unpowered counts the groups lq's board under MetricTPJ leaves out for
-// want of a measured power: those that rank at its point and filters by
-// total tok/s but have no cell with a board power there. Groups rather
-// than runs: the tables of bests answer it by two counts of one point's
-// rows, where counting runs would read every matching run's cell.
-func (s *Bests) Unpowered(ctx context.Context, lq LeaderQuery) (_ int, err error) {
-	defer db.Wrap(&err, "Unpowered(%+v)", lq)
-	lq.Metric = MetricTotal
-	total, err := s.countBoard(ctx, lq)
-	if err != nil {
-		return 0, err
-	}
-	lq.Metric = MetricTPJ
-	powered, err := s.countBoard(ctx, lq)
-	return max(0, total-powered), err
-}
-
-// countBoard is how many groups lq's board would rank with no limit.
-func (s *Bests) countBoard(ctx context.Context, lq LeaderQuery) (int, error) {
-	lq.Limit = 1 << 30 // bestsWithFlagged's inner limit: every stored best
-	var q query
-	from, err := s.boardFrom(ctx, &q, lq, false)
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	err = s.db.Public().QueryRow(ctx, `SELECT count(*) FROM `+from+q.sql(), q.args...).Scan(&n)
-	return n, err
-}
-
 // boardFrom is the best cells b of lq's board, one per group, with their
 // conditions and arguments in q: a table of bests where the filter has
 // one, else (or when live is set) the runs' own cells.
@@ -186,7 +158,7 @@ func (s *Bests) boardFrom(ctx context.Context, q *query, lq LeaderQuery, live bo
 func (l *LeaderRow) dest() []any {
 	return []any{&l.RunID, &l.Value, &l.UploadedAt, &l.Demo,
 		&l.ModelSlug, &l.ModelName, &l.HardwareSlug, &l.HardwareName, &l.EngineSlug, &l.EngineName,
-		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug, &l.AboveBound}
+		&l.QuantizationSlug, &l.Quantization, &l.EngineVersion, &l.Submitter, &l.SubmitterSlug, &l.Flags}
 }
 
 // leaderStatus is the cell status a board ranks.

@@ -94,8 +94,9 @@ type RunItem struct {
 	ModelBaseSlug     string   `db:"model_base_slug"`
 	BestSingleTPS     *float64 `db:"best_single_tps"`
 	BestPeakTPS       *float64 `db:"best_peak_tps"`
-	// AboveBound: a cell is above the physical bound (run.FlagAboveBound).
-	AboveBound bool `db:"above_bound"`
+	// Flags are the run's stored plausibility flags (run.FlagAboveBound,
+	// run.FlagPowerImplausible), empty for none.
+	Flags []string `db:"flags"`
 	// OrgSlug and OrgName name the organisation the run was uploaded
 	// for, "" for none.
 	OrgSlug string `db:"org_slug"`
@@ -122,7 +123,7 @@ const runItemColumns = `r.id, r.uploaded_at, r.demo, r.submitter, r.submitter_sl
     r.hardware_type, r.hardware_gpu_name, r.hardware_gpu_count, r.hardware_vram_gb, r.hardware_cpu_name,
     r.hardware_slug, r.engine_name, r.engine_slug, r.engine_version, r.engine_quantization,
     r.quantization_slug, r.model_id, r.model_served_name, r.model_slug, r.model_base_slug, r.best_single_tps, r.best_peak_tps,
-    r.above_bound,
+    r.flags,
     coalesce((SELECT o.slug FROM orgs o WHERE o.id = r.org_id), '') AS org_slug,
     coalesce((SELECT o.name FROM orgs o WHERE o.id = r.org_id), '') AS org_name`
 

@@ -66,6 +66,9 @@ func RebuildGroup(ctx context.Context, tx pgx.Tx, id string) error {
 	if err := rebuildGroupBests(ctx, tx, id, bestTables...); err != nil {
 		return err
 	}
+	if err := rebuildUnpowered(ctx, tx, id); err != nil {
+		return err
+	}
 	return rebuildHistoryOf(ctx, tx, id)
 }
 
@@ -90,11 +93,15 @@ func rebuildGroupBests(ctx context.Context, tx pgx.Tx, id string, tables ...best
 }
 
 // RebuildSubmitterBests recomputes the bests per submitter of run id's
-// group (submitter_best_cells) from every run of that group: after a
-// claim changed only the run's submitter, the group's other bests stand.
+// group (submitter_best_cells) and its unpowered runs, counted per
+// submitter too, from every run of that group: after a claim changed only
+// the run's submitter, the group's other bests stand.
 // The caller holds LockBest.
 func RebuildSubmitterBests(ctx context.Context, tx pgx.Tx, id string) error {
-	return rebuildGroupBests(ctx, tx, id, submitterBests)
+	if err := rebuildGroupBests(ctx, tx, id, submitterBests); err != nil {
+		return err
+	}
+	return rebuildUnpowered(ctx, tx, id)
 }
 
 // RebuildAll recomputes the tables of bests, the run counts and the

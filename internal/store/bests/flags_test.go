@@ -12,20 +12,22 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/storetest"
 )
 
-// A flagged run keeps its flag through the store and ranks only when the
-// leaderboard includes flagged runs; derived again without the flag, it
-// ranks by default. Another bound version makes it stale.
+// A flagged run keeps which flags it raised through the store (a power
+// the boards cannot draw is not worded as a cell above the bound) and
+// ranks only when the leaderboard includes flagged runs; derived again
+// with another flag, the board says which; without one, it ranks by
+// default. Another bound version makes it stale.
 func TestFlagsRoundTrip(t *testing.T) {
 	st, _ := dbtest.New(t)
 	ctx := context.Background()
 	r := storetest.CellRun("Qwen/Qwen3-8B", "RTX 4090", "vLLM", run.Valid, 150, 20, 1)
-	r.Flags, r.BoundVersion = []string{run.FlagAboveBound}, "optimistic-1:abc"
+	r.Flags, r.BoundVersion = []string{run.FlagPowerImplausible}, "optimistic-1:abc"
 	id, _, err := st.InsertRun(ctx, r, "flags-1", []byte("{}"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := st.GetRun(ctx, id)
-	if err != nil || len(got.Flags) != 1 || got.Flags[0] != run.FlagAboveBound || got.BoundVersion != r.BoundVersion {
+	if err != nil || !slices.Equal(got.Flags, []string{run.FlagPowerImplausible}) || got.BoundVersion != r.BoundVersion {
 		t.Fatalf("GetRun flags %v %q, %v", got.Flags, got.BoundVersion, err)
 	}
 	ranked := func(include bool) []bests.LeaderRow {
@@ -38,17 +40,28 @@ func TestFlagsRoundTrip(t *testing.T) {
 	if n := len(ranked(false)); n != 0 {
 		t.Errorf("flagged run ranks by default (%d rows)", n)
 	}
-	if rows := ranked(true); len(rows) != 1 || !rows[0].AboveBound {
+	if rows := ranked(true); len(rows) != 1 || !slices.Equal(rows[0].Flags, []string{run.FlagPowerImplausible}) {
 		t.Errorf("with flagged runs included: %+v", rows)
+	}
+	if list, _, err := st.ListRuns(ctx, bests.RunFilter{}, bests.SortNewest, nil, 10); err != nil || len(list) != 1 ||
+		!slices.Equal(list[0].Flags, []string{run.FlagPowerImplausible}) {
+		t.Errorf("ListRuns flags %+v, %v", list, err)
 	}
 	if ids, err := st.StaleRuns(ctx, r.RulesVersion, "optimistic-2:def"); err != nil || len(ids) != 1 {
 		t.Errorf("StaleRuns with another bound version = %v, %v", ids, err)
+	}
+	r.Flags = []string{run.FlagAboveBound, run.FlagPowerImplausible}
+	if err := st.ReplaceDerived(ctx, id, r); err != nil {
+		t.Fatal(err)
+	}
+	if rows := ranked(true); len(rows) != 1 || !slices.Equal(rows[0].Flags, r.Flags) {
+		t.Errorf("derived again with both flags: %+v", rows)
 	}
 	r.Flags = nil
 	if err := st.ReplaceDerived(ctx, id, r); err != nil {
 		t.Fatal(err)
 	}
-	if rows := ranked(false); len(rows) != 1 || rows[0].AboveBound {
+	if rows := ranked(false); len(rows) != 1 || len(rows[0].Flags) != 0 || rows[0].Flags == nil {
 		t.Errorf("unflagged again: %+v", rows)
 	}
 }

@@ -22,11 +22,14 @@ type FreshIndex struct {
 	best    bestMaps
 	groups  map[groupKey]groupRow
 	history bulkHistory
+	// unpowered counts the runs at each point of each setup that a
+	// tokens-per-joule board leaves out (unpowered.go).
+	unpowered map[unpoweredKey]int64
 }
 
 // NewFreshIndex is an empty FreshIndex.
 func NewFreshIndex() *FreshIndex {
-	return &FreshIndex{best: newBestMaps(), groups: map[groupKey]groupRow{}}
+	return &FreshIndex{best: newBestMaps(), groups: map[groupKey]groupRow{}, unpowered: map[unpoweredKey]int64{}}
 }
 
 // Add gathers fresh run r, stored under id at uploaded.
@@ -36,6 +39,7 @@ func (x *FreshIndex) Add(id string, r *run.Run, uploaded time.Time) {
 	gk := groupKey{ids[2].Slug, ids[0].Slug, ids[1].Slug, r.Engine.Version, ids[5].Slug}
 	x.groups[gk] = groupRow{base: ids[3].Slug, runs: x.groups[gk].runs + 1}
 	offerCells(x.best, id, r, uploaded)
+	addUnpowered(x.unpowered, r)
 }
 
 // Queue queues on b the offers and counts of what x gathered, in lock
@@ -65,6 +69,7 @@ func (x *FreshIndex) Queue(b *pgx.Batch) {
 		b.Queue(countVersionsSQL, models, bases, hardware, engines, versions, quants, historyRuns)
 		b.Queue(countDeltasSQL, models, bases, hardware, engines, versions, quants, runs, historyRuns)
 	}
+	queueCountUnpowered(b, x.unpowered)
 	if len(x.history.cells) > 0 {
 		b.Queue(offerHistorySQL, x.history.args()...)
 	}

@@ -34,6 +34,10 @@ func (s *Bests) Close() { s.db.Close() }
 var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{rebuildHistoryOfSQL[1], "runs_setup_", "'a'"},
 	{rebuildHistoryOfSQL[3], "runs_setup_", "'a'"},
+	// A tokens-per-joule board's count of runs without power reads its
+	// point's rows (migration 0034), and a rebuild its group's.
+	{unpoweredCountSQL + ` WHERE b.context = $1 AND b.concurrency = $2`, "unpowered_runs_point_idx", "0, 1"},
+	{deleteGroupUnpowered, "unpowered_runs_pkey", "'a'"},
 }
 
 // GroupBestsSQL is, for each table of bests by name, the rows it stores for

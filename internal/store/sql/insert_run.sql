@@ -1,4 +1,4 @@
--- A fresh run's row, whole (runRowArgs: $1 its id, $2 its dedupe key, $59 the
+-- A fresh run's row, whole (runRowArgs: $1 its id, $2 its dedupe key, $60 the
 -- slug of the organisation it was uploaded for). Nothing when its key or id is
 -- stored; else the epoch of the stored bests, read before the upload takes
 -- bestLock (bestBounds).
@@ -19,7 +19,7 @@ INSERT INTO runs (
     demo, notes,
     submitter_verified, profile, integrity,
     hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug, quantization_slug,
-    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version,
+    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version, flags,
     submitter_id, org_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
@@ -37,12 +37,12 @@ INSERT INTO runs (
     $43, $44,
     $45, $46, $47,
     $48, $49, $50, $51, $52, $53,
-    $54, $55, $56, $57, $58,
+    $54, $55, $56, $57, $58, $59,
     -- A verified run belongs to its submitter's account (who may delete it).
     (SELECT id FROM submitters WHERE $45 AND lower(handle) = lower($5)),
     -- The organisation it was uploaded for; InsertRun checked the
     -- membership (a restore keeps the organisation as it was).
-    (SELECT id FROM orgs WHERE $45 AND $59 <> '' AND lower(slug) = lower($59))
+    (SELECT id FROM orgs WHERE $45 AND $60 <> '' AND lower(slug) = lower($60))
 )
 ON CONFLICT DO NOTHING
 RETURNING (SELECT epoch FROM best_epoch)

@@ -1,5 +1,5 @@
 -- insert_run.sql for a run whose submitter is not verified: no account, no
--- organisation, no $59.
+-- organisation, no $60.
 INSERT INTO runs (
     id, dedupe_key,
     uploaded_at, revision, rules_version, submitter, provenance,
@@ -17,7 +17,7 @@ INSERT INTO runs (
     demo, notes,
     submitter_verified, profile, integrity,
     hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug, quantization_slug,
-    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version,
+    catalog_version, best_single_tps, best_peak_tps, above_bound, bound_version, flags,
     submitter_id, org_id
 ) VALUES (
     $1, $2, $3, 1, $4, $5, $6,
@@ -35,7 +35,7 @@ INSERT INTO runs (
     $43, $44,
     $45, $46, $47,
     $48, $49, $50, $51, $52, $53,
-    $54, $55, $56, $57, $58,
+    $54, $55, $56, $57, $58, $59,
     NULL, NULL
 )
 ON CONFLICT DO NOTHING

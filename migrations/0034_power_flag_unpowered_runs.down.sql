@@ -1,0 +1,3 @@
+DROP TABLE unpowered_run_deltas;
+DROP TABLE unpowered_runs;
+ALTER TABLE runs DROP COLUMN flags;
