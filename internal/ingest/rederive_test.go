@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -60,5 +61,51 @@ func TestRederiveStale(t *testing.T) {
 	}
 	if len(statuses) != 48 {
 		t.Errorf("%d cells after rederiving, want 48", len(statuses))
+	}
+}
+
+// TestRederiveStaleFlags: a run flagged with older calculator tables is
+// checked again, not derived again: while its flags hold it keeps its
+// revision and only gets today's bound version; once its stored flags are
+// not what today's tables give (here: a flag tampered in), it is derived
+// again, with a new revision and the right flags.
+func TestRederiveStaleFlags(t *testing.T) {
+	st, url := dbtest.New(t)
+	ctx := context.Background()
+	res, err := Ingest(ctx, st, seedUpload(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, step := range []struct {
+		sql      string
+		renewed  int
+		revision int64
+	}{
+		{`UPDATE runs SET bound_version = 'older-tables' WHERE id = $1`, 0, 1},
+		{`UPDATE runs SET bound_version = 'older-tables', flags = '{power_implausible}', above_bound = true WHERE id = $1`, 1, 2},
+	} {
+		if _, err := conn.Exec(ctx, step.sql, res.ID); err != nil {
+			t.Fatal(err)
+		}
+		n, err := RederiveStale(ctx, st)
+		if err != nil || n != step.renewed {
+			t.Fatalf("after %q: RederiveStale = %d, %v; want %d renewed", step.sql, n, err, step.renewed)
+		}
+		r, err := st.GetRun(ctx, res.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Revision != step.revision || r.BoundVersion != calculator.BoundVersion() || len(r.Flags) != 0 {
+			t.Errorf("after %q: revision %d (want %d), bound version %q (want %q), flags %v (want none)",
+				step.sql, r.Revision, step.revision, r.BoundVersion, calculator.BoundVersion(), r.Flags)
+		}
+		if n, err := RederiveStale(ctx, st); err != nil || n != 0 {
+			t.Errorf("RederiveStale again = %d, %v; want nothing to do", n, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,13 +13,43 @@ import (
 )
 
 // StaleRuns returns the ids of runs derived with other status rules than
-// rulesVersion, or flagged with other calculator tables than boundVersion,
-// oldest first: they are to be derived again from their source.
-func (s *Store) StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
-	defer db.Wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
-	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1 OR bound_version <> $2
+// rulesVersion, oldest first: they are to be derived again from their
+// source.
+func (s *Store) StaleRuns(ctx context.Context, rulesVersion string) (_ []string, err error) {
+	defer db.Wrap(&err, "StaleRuns(%q)", rulesVersion)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1
+ORDER BY uploaded_at, id`, rulesVersion)
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// FlagStaleRuns returns the ids of runs derived under rulesVersion but
+// flagged with other calculator tables than boundVersion, oldest first:
+// their flags are to be checked again (ingest.RederiveStale). An edit of
+// the GPU or model tables makes every run one of these; most keep their
+// flags.
+func (s *Store) FlagStaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
+	defer db.Wrap(&err, "FlagStaleRuns(%q, %q)", rulesVersion, boundVersion)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version = $1 AND bound_version <> $2
 ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// ConfirmFlags records that the runs of ids, checked again with the
+// calculator tables boundVersion names, keep the flags they have: only
+// their bound version changes, so no best, count or page is renewed. A
+// run whose stored flags are no longer those of flags (changed since it
+// was read) is left stale, to be checked again.
+func (s *Store) ConfirmFlags(ctx context.Context, boundVersion string, ids []string, flags [][]string) (err error) {
+	defer db.Wrap(&err, "ConfirmFlags(%d runs)", len(ids))
+	stored := make([]string, len(flags))
+	for i, f := range flags {
+		stored[i] = "{" + strings.Join(f, ",") + "}"
+	}
+	_, err = s.db.Pool().Exec(ctx, `
+UPDATE runs r SET bound_version = $1
+FROM unnest($2::text[], $3::text[]) AS f (id, flags)
+WHERE r.id = f.id AND r.flags = f.flags::text[]`, boundVersion, ids, stored)
+	return err
 }
 
 // ReplaceDerived stores a run's newly derived cells, prefill rows, grid and
