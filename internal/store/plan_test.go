@@ -65,8 +65,8 @@ func planAnswers(t *testing.T, s *store.Store, ctxTokens int, need float64, mode
 // from the tables of bests.
 func TestPlanSetupsDecide(t *testing.T) {
 	s, _ := dbtest.New(t)
-	const qwen, llama, noisy, fallback, mixed, three = "Qwen/Qwen3.5-4B-FP8", "meta-llama/Llama-3.1-8B-FP8",
-		"Qwen/Qwen3-8B-FP8", "Qwen/Qwen3-14B-FP8", "Qwen/Qwen3-32B-FP8", "google/gemma-3-4b-it"
+	const qwen, llama, noisy, fallback, mixed, three, queued = "Qwen/Qwen3.5-4B-FP8", "meta-llama/Llama-3.1-8B-FP8",
+		"Qwen/Qwen3-8B-FP8", "Qwen/Qwen3-14B-FP8", "Qwen/Qwen3-32B-FP8", "google/gemma-3-4b-it", "google/gemma-3-12b-it"
 	seed := map[int]map[int]float64{
 		0:     {1: 60, 2: 55, 4: 48, 8: 40, 16: -30},
 		16384: {1: 48, 2: 43.5, 4: 39.3, 8: 25, 16: -12},
@@ -98,6 +98,8 @@ func TestPlanSetupsDecide(t *testing.T) {
 	storetest.MustInsertRun(t, s, planRun(three, "", true, map[int]map[int]float64{0: {1: 30, 8: 21}}), "slow")
 	fastest := storetest.MustInsertRun(t, s, planRun(three, "", true, map[int]map[int]float64{0: {1: 50, 8: 25}}), "fastest")
 	wide := storetest.MustInsertRun(t, s, planRun(three, "", true, map[int]map[int]float64{0: {16: 20.5}}), "wide")
+	// Every cell at 8K queued: the context is measured, and meets nothing.
+	storetest.MustInsertRun(t, s, planRun(queued, "", true, map[int]map[int]float64{0: {1: 50}, 8192: {1: -10, 2: -8}}), "queued")
 	// Another hardware: never an answer here.
 	other := planRun(qwen, "", true, map[int]map[int]float64{0: {64: 500}})
 	other.Hardware.GPUCount = 2
@@ -129,6 +131,8 @@ func TestPlanSetupsDecide(t *testing.T) {
 		{1024, 26, mixed, want{"", 1, 1024, 30, false, false, false}},
 		{0, 20, three, want{wide, 16, 0, 20.5, false, false, false}},
 		{0, 21, three, want{fastest, 8, 0, 25, false, false, false}},
+		{4096, 5, queued, want{"", 0, 8192, 0, true, false, false}},
+		{0, 5, queued, want{"", 1, 0, 50, false, false, false}},
 	} {
 		got := planAnswers(t, s, tc.ctx, tc.need, tc.model)[tc.model]
 		w := tc.want
