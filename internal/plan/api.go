@@ -16,7 +16,7 @@ type API struct {
 	Unmet      []APISetup    `json:"unmet"`
 	Estimates  []APIEstimate `json:"estimates"`
 	// SetupsTotal and UnmetTotal count each list whole: the lists hold
-	// the first limit (20 unless asked) of each.
+	// the first limit (10 unless asked) of each.
 	SetupsTotal int `json:"setups_total"`
 	UnmetTotal  int `json:"unmet_total"`
 }

@@ -54,11 +54,12 @@ const (
 
 // An answer lists DefaultLimit setups of each kind (those that meet the
 // request, and the rest), ranked, and counts the others; limit= asks for
-// up to MaxLimit. The bound keeps a page's work the same on a hardware
-// with hundreds of setups measured as on one with a few; the best twenty
-// answer the question, and the filters narrow it.
+// up to MaxLimit. The bound keeps the cells, runs and rows a page reads
+// and shows the same on a hardware with a hundred setups measured as on
+// one with a dozen; the best ten answer the question, and the filters
+// narrow it.
 const (
-	DefaultLimit = 20
+	DefaultLimit = 10
 	MaxLimit     = 200
 )
 
