@@ -2,6 +2,7 @@ package templates
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,22 +25,27 @@ func planResult(t *testing.T) *plan.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cell := func(id, model string, ctx, conc int, per *float64, total float64) plan.Cell {
-		return plan.Cell{RunID: id, Setup: plan.SetupKey{Model: model, ModelBase: model, Engine: "vllm", Quantization: "fp8"},
-			ModelName: model, EngineName: "vLLM", QuantizationName: "FP8", Context: ctx, Concurrency: conc,
-			Status: run.Valid, PerRequestTPS: per, TotalTPS: &total, TTFTms: run.F(250)}
+	setup := func(id, model string, users int, speed, total float64) plan.Setup {
+		s := plan.Setup{Key: plan.SetupKey{Model: model, ModelBase: model, Engine: "vllm", Quantization: "fp8"},
+			ModelName: model, EngineName: "vLLM", QuantizationName: "FP8", MaxUsers: users, PerRequestTPS: speed,
+			ContextUsed: 32768, Raised: true}
+		if users > 0 {
+			s.RunID = id
+			s.Cell = &run.DecodeCell{Context: 32768, Concurrency: users, Status: run.Valid,
+				Metrics: run.Metrics{TotalTPS: &total, TTFTms: run.F(250)}}
+		}
+		return s
 	}
-	cells := []plan.Cell{
-		cell("run1", "qwen3-5-4b", 32768, 2, run.F(35), 70), cell("run1", "qwen3-5-4b", 32768, 4, run.F(28), 112),
-		cell("run2", "gemma-3-4b", 32768, 1, nil, 31),
-		cell("run3", "llama-3-1-8b", 32768, 1, run.F(12), 12),
-	}
+	setups := []plan.Setup{setup("run1", "qwen3-5-4b", 4, 28, 112), setup("run3", "llama-3-1-8b", 0, 0, 0)}
+	derived := setup("run2", "gemma-3-4b", 1, 31, 31)
+	derived.Derived = true
+	setups = append(setups, derived)
 	r := plan.Request{Hardware: "rtx-3060-12gb", Device: "rtx-3060-12gb", GPUs: 1, Context: 20000, MinUserTPS: 25}
-	res := &plan.Result{Request: r, Answer: plan.Measured(r, cells, false),
+	res := &plan.Result{Request: r, Answer: plan.Measured(r, setups, false),
 		Runs:   map[string]*run.Run{"run1": {Engine: run.Engine{LaunchCommand: "vllm serve Qwen/Qwen3.5-4B-FP8 --max-model-len 32768"}}},
 		Bounds: map[string]calculator.CellBound{"run1": {BoundTPS: 200, Efficiency: 0.56, OK: true}}}
 	res.GPU, res.GPUKnown = tb.GPUByID("rtx-3060-12gb")
-	res.Estimates = plan.Estimates(r, tb, res.GPU, cells)
+	res.Estimates = plan.Estimates(r, tb, res.GPU, setups)
 	return res
 }
 
@@ -116,5 +122,31 @@ func TestGPUPicker(t *testing.T) {
 	}
 	if doc.Find("select[name=preset] option").Length() != len(plan.Presets) {
 		t.Error("the picker does not offer every preset")
+	}
+}
+
+// TestPlanPageListsTheBest: past the limit, the page lists the best
+// setups, says how many of how many, and links the longer list.
+func TestPlanPageListsTheBest(t *testing.T) {
+	var setups []plan.Setup
+	for i := range plan.DefaultLimit + 5 {
+		k := plan.SetupKey{Model: "model-" + strconv.Itoa(i), Engine: "vllm", Quantization: "fp8"}
+		setups = append(setups, plan.Setup{Key: k, ModelName: k.Model, RunID: "run" + strconv.Itoa(i), MaxUsers: 1 + i,
+			PerRequestTPS: 30, ContextUsed: 8192})
+	}
+	r := plan.Request{Hardware: "rtx-3060-12gb", Device: "rtx-3060-12gb", GPUs: 1, Context: 8192, MinUserTPS: 20, Preset: "chat"}
+	res := &plan.Result{Request: r, Answer: plan.Measured(r, setups, false)}
+	for _, lang := range []string{"en", "ja"} {
+		doc := render(t, lang, func(l *i18n.Localizer) templ.Component {
+			return PlanPage(base(l, "/plan?"+r.Query(), "plan"), planview.Build(l, planview.Input{Request: r, Result: res}))
+		})
+		if n := doc.Find("ol.plan-rows > li.plan-row").Length(); n != plan.DefaultLimit {
+			t.Errorf("%s: %d rows, want %d", lang, n, plan.DefaultLimit)
+		}
+		more := doc.Find("#measured p.plan-more")
+		total := strconv.Itoa(plan.DefaultLimit + 5)
+		if !strings.Contains(more.Text(), total) || !strings.Contains(more.Find("a").AttrOr("href", ""), "limit=200") {
+			t.Errorf("%s: the list does not say it is cut: %q", lang, more.Text())
+		}
 	}
 }

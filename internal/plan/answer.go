@@ -7,25 +7,6 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// Cell is one measured decode cell of a candidate run, with the setup it
-// belongs to: what the store reads (the best runs of each setup at each
-// grid point) and Measured ranks. Status is the status the site derived
-// and stored; the planner only asks whether it is valid.
-type Cell struct {
-	RunID string
-	Setup SetupKey
-	// The identities' display names.
-	ModelName, EngineName, QuantizationName string
-
-	Context, Concurrency int
-	// MeasuredContext is the context the tool actually sent when it
-	// trimmed the requested one (0: as requested); the bound reads it.
-	MeasuredContext int
-	Status          run.Status
-	// The cell's metrics; nil where the file did not say.
-	PerRequestTPS, TotalTPS, TTFTms *float64
-}
-
 // SetupKey is one setup measured on the hardware: model variant, engine
 // and quantization, as the catalog's slugs; demo runs are setups of their
 // own, as on the leaderboard.
@@ -34,7 +15,12 @@ type SetupKey struct {
 	Demo                                   bool
 }
 
-// Setup is one setup's answer.
+// Setup is one setup's answer, as the store decides it from the tables of
+// bests (Store.PlanSetups): at the context used, the largest number of
+// users whose valid cell gives each request the asked speed, even where a
+// smaller number misses it by noise, from the run serving them fastest.
+// Hidden runs, quick runs and runs above the physical bound never answer
+// (the tables of bests leave them out).
 type Setup struct {
 	Key                                     SetupKey
 	ModelName, EngineName, QuantizationName string
@@ -44,9 +30,7 @@ type Setup struct {
 	// MaxUsers is the largest concurrency whose valid cell at ContextUsed
 	// gives each request MinUserTPS; 0 when no measured cell does.
 	MaxUsers int
-	// Cell is that cell (the zero Cell when MaxUsers is 0).
-	Cell Cell
-	// PerRequestTPS is the cell's speed per request: its per_request_tps,
+	// PerRequestTPS is that cell's speed per request: its per_request_tps,
 	// or where the file lacks it total ÷ concurrency (Derived).
 	PerRequestTPS float64
 	Derived       bool
@@ -56,6 +40,10 @@ type Setup struct {
 	// longest measured, and MaxUsers 0.
 	ContextUsed   int
 	Raised, Short bool
+	// Cell is the answering cell as stored (its total, TTFT, the context
+	// the tool sent), for the setups a Result shows; nil for the others,
+	// when MaxUsers is 0, and when the run was hidden since.
+	Cell *run.DecodeCell
 }
 
 // Meets reports whether s serves at least n users at the asked speed.
@@ -65,32 +53,27 @@ func (s *Setup) Meets(n int) bool { return s.MaxUsers >= max(n, 1) }
 type Answer struct {
 	// Setups are the setups that serve the request's users at its speed,
 	// Unmet the rest (too few users, or no measured cell meets the need),
-	// each ranked by users served, then speed per request; demo setups
-	// after measured ones, as they never rank beside them.
+	// each ranked by users served, then speed per request, demo setups
+	// after measured ones, as they never rank beside them; each list the
+	// first Request.Limit only.
 	Setups, Unmet []Setup
+	// SetupsTotal and UnmetTotal count each list whole, those beyond
+	// the limit included.
+	SetupsTotal, UnmetTotal int
 }
 
-// Measured answers r from the candidate cells of one hardware. Cells of
-// setups the filters leave out, and demo cells unless demo is set (a site
-// that shows demo data), are ignored. The cells need not be whole grids:
-// for each setup the context used is the smallest of its cells' contexts
-// at or above r.Context, so the store may send that context's cells alone.
-func Measured(r Request, cells []Cell, demo bool) Answer {
-	bySetup := map[SetupKey][]Cell{}
-	var order []SetupKey
-	for _, c := range cells {
-		k := c.Setup
-		if k.Demo && !demo || !keeps(r, k) {
+// Measured answers r from the answers of every setup measured on one
+// hardware: those the filters leave out, and demo setups unless demo is
+// set (a site that shows demo data), are dropped; the rest are ranked,
+// split by whether they serve r's users, and each list cut to r.Limit
+// (DefaultLimit when unset), with its whole count. A page then reads
+// cells and runs for as many setups whatever the hardware's number.
+func Measured(r Request, setups []Setup, demo bool) Answer {
+	var a Answer
+	for _, s := range setups {
+		if s.Key.Demo && !demo || !keeps(r, s.Key) {
 			continue
 		}
-		if _, seen := bySetup[k]; !seen {
-			order = append(order, k)
-		}
-		bySetup[k] = append(bySetup[k], c)
-	}
-	var a Answer
-	for _, k := range order {
-		s := answerSetup(r, k, bySetup[k])
 		if s.Meets(r.Users) {
 			a.Setups = append(a.Setups, s)
 		} else {
@@ -99,6 +82,9 @@ func Measured(r Request, cells []Cell, demo bool) Answer {
 	}
 	slices.SortFunc(a.Setups, rank)
 	slices.SortFunc(a.Unmet, rank)
+	a.SetupsTotal, a.UnmetTotal = len(a.Setups), len(a.Unmet)
+	limit := r.ShownLimit()
+	a.Setups, a.Unmet = a.Setups[:min(limit, len(a.Setups))], a.Unmet[:min(limit, len(a.Unmet))]
 	return a
 }
 
@@ -107,64 +93,6 @@ func Measured(r Request, cells []Cell, demo bool) Answer {
 func keeps(r Request, k SetupKey) bool {
 	return (Matches(r.Model, k.Model) || Matches(r.Model, k.ModelBase)) &&
 		Matches(r.Engine, k.Engine) && Matches(r.Quantization, k.Quantization)
-}
-
-// answerSetup is one setup's answer from its cells.
-func answerSetup(r Request, k SetupKey, cells []Cell) Setup {
-	first := cells[0]
-	s := Setup{Key: k, ModelName: first.ModelName, EngineName: first.EngineName, QuantizationName: first.QuantizationName}
-	s.ContextUsed, s.Short = contextFor(r.Context, cells)
-	s.Raised = !s.Short && s.ContextUsed > r.Context
-	if s.Short {
-		return s
-	}
-	for _, c := range cells {
-		if c.Context != s.ContextUsed || c.Status != run.Valid {
-			continue
-		}
-		speed, derived, ok := perRequest(c)
-		// The largest count that meets the need answers, even where a
-		// smaller one misses it by noise: more users never make a request
-		// faster, so a larger count that meets it is the measured truth.
-		if !ok || speed < r.MinUserTPS {
-			continue
-		}
-		better := c.Concurrency > s.MaxUsers ||
-			c.Concurrency == s.MaxUsers && (speed > s.PerRequestTPS || speed == s.PerRequestTPS && c.RunID < s.RunID)
-		if better {
-			s.MaxUsers, s.Cell, s.RunID, s.PerRequestTPS, s.Derived = c.Concurrency, c, c.RunID, speed, derived
-		}
-	}
-	return s
-}
-
-// contextFor is the measured context a request at ctx is read at: the
-// smallest at or above it, or, when none is (short), the longest.
-func contextFor(ctx int, cells []Cell) (used int, short bool) {
-	used, longest := -1, -1
-	for _, c := range cells {
-		if c.Context >= ctx && (used < 0 || c.Context < used) {
-			used = c.Context
-		}
-		longest = max(longest, c.Context)
-	}
-	if used < 0 {
-		return longest, true
-	}
-	return used, false
-}
-
-// perRequest is a cell's speed per request: the measured per_request_tps,
-// or total ÷ concurrency where the file lacks it (derived); ok is false
-// when it has neither.
-func perRequest(c Cell) (speed float64, derived, ok bool) {
-	if c.PerRequestTPS != nil && *c.PerRequestTPS > 0 {
-		return *c.PerRequestTPS, false, true
-	}
-	if c.TotalTPS != nil && *c.TotalTPS > 0 && c.Concurrency > 0 {
-		return *c.TotalTPS / float64(c.Concurrency), true, true
-	}
-	return 0, false, false
 }
 
 // rank orders setups: measured before demo, more users first, then the
@@ -191,12 +119,12 @@ func boolOrder(a, b bool) int {
 	return -1
 }
 
-// MeasuredModels are the setups' models, for Estimates to leave out.
-func (a Answer) MeasuredModels() []string {
-	var out []string
+// Shown are the setups the answer shows, met then unmet.
+func (a Answer) Shown() []*Setup {
+	out := make([]*Setup, 0, len(a.Setups)+len(a.Unmet))
 	for _, list := range [][]Setup{a.Setups, a.Unmet} {
-		for _, s := range list {
-			out = append(out, s.Key.Model, s.Key.ModelBase)
+		for i := range list {
+			out = append(out, &list[i])
 		}
 	}
 	return out

@@ -15,10 +15,14 @@ type API struct {
 	Setups     []APISetup    `json:"setups"`
 	Unmet      []APISetup    `json:"unmet"`
 	Estimates  []APIEstimate `json:"estimates"`
+	// SetupsTotal and UnmetTotal count each list whole: the lists hold
+	// the first limit (10 unless asked) of each.
+	SetupsTotal int `json:"setups_total"`
+	UnmetTotal  int `json:"unmet_total"`
 }
 
 // APISetup is one measured setup. Cell is null when no measured cell
-// meets the need; PerRequestDerived says per_request_tps is total ÷
+// meets the need (or its run was hidden meanwhile); PerRequestDerived says per_request_tps is total ÷
 // concurrency because the file lacks it; ContextRaised that the asked
 // context lies between two measured ones and the next larger was used;
 // ContextShort that no measured context reaches it.
@@ -71,7 +75,8 @@ type APIEstimate struct {
 func (res *Result) API() API {
 	r := res.Request
 	out := API{Hardware: r.Hardware, GPUs: r.GPUs, Context: r.Context, MinUserTPS: r.MinUserTPS, Users: r.Users,
-		Setups: []APISetup{}, Unmet: []APISetup{}, Estimates: []APIEstimate{}}
+		Setups: []APISetup{}, Unmet: []APISetup{}, SetupsTotal: res.SetupsTotal, UnmetTotal: res.UnmetTotal,
+		Estimates: []APIEstimate{}}
 	for _, list := range []struct {
 		from []Setup
 		to   *[]APISetup
@@ -98,9 +103,11 @@ func (res *Result) apiSetup(s Setup) APISetup {
 	if s.MaxUsers == 0 {
 		return a
 	}
-	a.Run, a.URL, a.PerRequestDerived = s.RunID, paths.RunCell(s.RunID, s.Cell.Context, s.Cell.Concurrency), s.Derived
-	a.Cell = &APICell{Context: s.Cell.Context, Concurrency: s.Cell.Concurrency, PerRequestTPS: s.PerRequestTPS,
-		TotalTPS: s.Cell.TotalTPS, TTFTms: s.Cell.TTFTms}
+	a.Run, a.URL, a.PerRequestDerived = s.RunID, paths.RunCell(s.RunID, s.ContextUsed, s.MaxUsers), s.Derived
+	if s.Cell != nil {
+		a.Cell = &APICell{Context: s.Cell.Context, Concurrency: s.Cell.Concurrency, PerRequestTPS: s.PerRequestTPS,
+			TotalTPS: s.Cell.TotalTPS, TTFTms: s.Cell.TTFTms}
+	}
 	if b, ok := res.Bounds[s.RunID]; ok && b.OK {
 		a.BoundShare = &b.Efficiency
 	}

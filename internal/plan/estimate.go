@@ -38,15 +38,15 @@ type Estimate struct {
 
 // Estimates are the models of the calculator's table that fit the
 // request's hardware at its context and users in one of EstimateFormats,
-// leaving out those measured on it (any setup of cells names them; pass
-// every cell, not only the filtered ones, so a model filtered out of the
-// measured rows never comes back as an estimate). gpu is the hardware's
-// row (ok false when the table lacks it: no estimates). Sorted by the
-// bound per request, highest first.
-func Estimates(r Request, t *calculator.Tables, gpu calculator.GPU, cells []Cell) []Estimate {
+// leaving out those measured on it (any of setups names them; pass every
+// setup the store answered, not only the filtered or shown ones, so a
+// model left out of the measured rows never comes back as an estimate).
+// gpu is the hardware's row (ok false when the table lacks it: no
+// estimates). Sorted by the bound per request, highest first.
+func Estimates(r Request, t *calculator.Tables, gpu calculator.GPU, setups []Setup) []Estimate {
 	measured := map[string]bool{}
-	for _, c := range cells {
-		for _, slug := range []string{c.Setup.Model, c.Setup.ModelBase} {
+	for _, s := range setups {
+		for _, slug := range []string{s.Key.Model, s.Key.ModelBase} {
 			if m, ok := t.ModelByID(slug); ok {
 				measured[m.ID] = true
 			}

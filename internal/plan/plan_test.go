@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,25 +12,32 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
 
-// fakeStore answers PlanCells with cells on one hardware.
+// fakeStore answers PlanSetups with setups on one hardware, and counts
+// the cells PlanRuns is asked for.
 type fakeStore struct {
 	hardware string
-	cells    []Cell
+	setups   []Setup
+	asked    *int
 }
 
-func (f fakeStore) PlanCells(_ context.Context, hw string, _ int) ([]Cell, error) {
-	if hw != f.hardware {
+func (st fakeStore) PlanSetups(_ context.Context, hw string, _ int, _ float64) ([]Setup, error) {
+	if hw != st.hardware {
 		return nil, nil
 	}
-	return f.cells, nil
+	return st.setups, nil
 }
 
-func (f fakeStore) PlanRuns(_ context.Context, ids []string) (map[string]*run.Run, error) {
+func (st fakeStore) PlanRuns(_ context.Context, cells []CellRef) (map[string]*run.Run, error) {
+	if st.asked != nil {
+		*st.asked += len(cells)
+	}
 	out := map[string]*run.Run{}
-	for _, id := range ids {
-		out[id] = &run.Run{ID: id, Hardware: run.Hardware{Type: run.DiscreteGPU, GPUName: "RTX 3060", GPUCount: 1, VRAMGB: 12},
+	for _, c := range cells {
+		out[c.RunID] = &run.Run{ID: c.RunID, Hardware: run.Hardware{Type: run.DiscreteGPU, GPUName: "RTX 3060", GPUCount: 1, VRAMGB: 12},
 			Engine: run.Engine{Name: "vllm", Quantization: "FP8", LaunchCommand: "vllm serve Qwen/Qwen3.5-4B-FP8"},
-			Model:  run.Model{ID: "Qwen/Qwen3.5-4B-FP8"}}
+			Model:  run.Model{ID: "Qwen/Qwen3.5-4B-FP8"},
+			Decode: []run.DecodeCell{{Context: c.Context, Concurrency: c.Concurrency, Status: run.Valid,
+				Metrics: run.Metrics{PerRequestTPS: f(43.5), TotalTPS: f(87), TTFTms: f(120)}}}}
 	}
 	return out, nil
 }
@@ -73,7 +81,7 @@ func TestEstimatesFitTheMemory(t *testing.T) {
 		}
 	}
 	// A model measured on the hardware is no estimate.
-	measured := []Cell{{Setup: SetupKey{Model: "qwen-qwen3-5-4b-fp8", ModelBase: "qwen3-5-4b"}}}
+	measured := []Setup{{Key: SetupKey{Model: "qwen-qwen3-5-4b-fp8", ModelBase: "qwen3-5-4b"}}}
 	for _, e := range Estimates(r, tb, gpu, measured) {
 		if e.Model.ID == "Qwen/Qwen3.5-4B" {
 			t.Errorf("the measured model is estimated too")
@@ -104,7 +112,8 @@ func TestPlanUnknownHardware(t *testing.T) {
 func TestPlanAPI(t *testing.T) {
 	tb := tables(t)
 	k := SetupKey{Model: "qwen-qwen3-5-4b-fp8", ModelBase: "qwen3-5-4b", Engine: "vllm", Quantization: "fp8"}
-	st := fakeStore{hardware: "rtx-3060-12gb", cells: grid("seedrun", k, seedLike)}
+	st := fakeStore{hardware: "rtx-3060-12gb", setups: []Setup{
+		{Key: k, RunID: "seedrun", MaxUsers: 2, PerRequestTPS: 43.5, ContextUsed: 16384}}}
 	r := Request{Hardware: "rtx-3060-12gb", Device: "rtx-3060-12gb", GPUs: 1, Context: 16384, MinUserTPS: 40}
 	res, err := Plan(context.Background(), st, tb, r, false)
 	if err != nil {
@@ -142,5 +151,49 @@ func TestPlanAPI(t *testing.T) {
 		if !e.UpperBound || e.Model == "Qwen/Qwen3.5-4B" {
 			t.Errorf("estimate %+v", e)
 		}
+	}
+}
+
+// TestPlanShowsTheBest: an answer lists the best DefaultLimit setups of
+// each kind and counts the rest, and reads cells and runs for those it
+// lists only, however many setups the hardware has; limit= lists more.
+func TestPlanShowsTheBest(t *testing.T) {
+	tb := tables(t)
+	var setups []Setup
+	for i := range 50 {
+		k := SetupKey{Model: fmt.Sprintf("model-%02d", i), ModelBase: fmt.Sprintf("model-%02d", i), Engine: "vllm", Quantization: "fp8"}
+		s := Setup{Key: k, ModelName: k.Model, ContextUsed: 8192}
+		if i%2 == 0 { // the even ones meet the need, the more users the higher i
+			s.RunID, s.MaxUsers, s.PerRequestTPS = fmt.Sprintf("run%02d", i), 1+i, 25
+		}
+		setups = append(setups, s)
+	}
+	setups[49].Key.Model, setups[49].Key.ModelBase = "qwen-qwen3-5-4b-fp8", "qwen3-5-4b"
+	asked := 0
+	st := fakeStore{hardware: "rtx-3060-12gb", setups: setups, asked: &asked}
+	r := Request{Hardware: "rtx-3060-12gb", Device: "rtx-3060-12gb", GPUs: 1, Context: 8192, MinUserTPS: 20}
+	res, err := Plan(context.Background(), st, tb, r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Setups) != DefaultLimit || res.SetupsTotal != 25 || len(res.Unmet) != DefaultLimit || res.UnmetTotal != 25 {
+		t.Fatalf("%d of %d setups, %d of %d unmet; want %d of 25 each", len(res.Setups), res.SetupsTotal,
+			len(res.Unmet), res.UnmetTotal, DefaultLimit)
+	}
+	if res.Setups[0].RunID != "run48" || res.Setups[0].Cell == nil || res.Setups[DefaultLimit-1].Cell == nil {
+		t.Errorf("the first setup shown is %+v, want run48 with its cell", res.Setups[0])
+	}
+	if asked != DefaultLimit {
+		t.Errorf("PlanRuns asked for %d cells, want the %d shown setups' only", asked, DefaultLimit)
+	}
+	// The last setup, unmet and not shown, is still measured: no estimate.
+	for _, e := range res.Estimates {
+		if e.Model.ID == "Qwen/Qwen3.5-4B" {
+			t.Error("a model measured on the hardware, beyond the setups shown, is estimated")
+		}
+	}
+	r.Limit = MaxLimit
+	if res, _ := Plan(context.Background(), st, tb, r, false); len(res.Setups) != 25 || len(res.Unmet) != 25 {
+		t.Errorf("limit=%d: %d setups, %d unmet, want all", MaxLimit, len(res.Setups), len(res.Unmet))
 	}
 }

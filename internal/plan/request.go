@@ -3,8 +3,10 @@
 // quantization) the most simultaneous users whose measured cell at the
 // asked context gives each of them the asked speed; and, apart, the decode
 // calculator's upper bounds for the models nobody measured there. It is
-// pure: the store hands it the candidate cells (Cell), the web layer the
-// parsed query (ParseRequest), and it never decides a cell's status again.
+// pure: the store decides each setup's answer where the bests are kept
+// (Setup), the web layer hands it the parsed query (ParseRequest), and it
+// ranks, filters and bounds the answers (Measured), never deciding a
+// cell's status again.
 package plan
 
 import (
@@ -50,6 +52,17 @@ const (
 	maxFilterSize = 100
 )
 
+// An answer lists DefaultLimit setups of each kind (those that meet the
+// request, and the rest), ranked, and counts the others; limit= asks for
+// up to MaxLimit. The bound keeps the cells, runs and rows a page reads
+// and shows the same on a hardware with a hundred setups measured as on
+// one with a dozen; the best ten answer the question, and the filters
+// narrow it.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 200
+)
+
 // Request is one question, as the query gives it.
 type Request struct {
 	// Hardware is the hardware identity measured runs are filed under: the
@@ -70,6 +83,17 @@ type Request struct {
 	// Model, Engine and Quantization keep only the setups they match
 	// (Matches); empty keeps all.
 	Model, Engine, Quantization string
+	// Limit is how many setups of each kind the answer lists (0:
+	// DefaultLimit).
+	Limit int
+}
+
+// ShownLimit is how many setups of each kind the answer lists.
+func (r Request) ShownLimit() int {
+	if r.Limit > 0 {
+		return r.Limit
+	}
+	return DefaultLimit
 }
 
 // Problem is one query parameter the planner cannot use: Param names it
@@ -105,12 +129,13 @@ var problemText = map[string]string{
 
 // Params are the query parameters ParseRequest reads: the page's cache
 // key is its path, these and the language, nothing else.
-var Params = []string{"hardware", "gpus", "preset", "context", "min_user_tps", "users", "model", "engine", "quantization"}
+var Params = []string{"hardware", "gpus", "preset", "context", "min_user_tps", "users", "model", "engine", "quantization", "limit"}
 
 // ParseRequest reads the planner's query: hardware (an identity slug,
 // required), gpus (a count for a slug without one), preset (chat, team,
 // documents: the defaults of context, users and min_user_tps), context,
-// min_user_tps, users, and the filters model, engine and quantization.
+// min_user_tps, users, the filters model, engine and quantization, and
+// limit (how many setups of each kind to list, 1 to MaxLimit).
 // Without a preset or values, the first preset's apply. Every unusable
 // parameter is one Problem; the Request holds defaults in their place.
 // Whether the hardware exists is the caller's to check (UnknownHardware).
@@ -147,6 +172,7 @@ func ParseRequest(q url.Values) (Request, []Problem) {
 	}
 	num("context", 0, MaxContext, &r.Context)
 	num("users", 0, MaxUsers, &r.Users)
+	num("limit", 1, MaxLimit, &r.Limit)
 	if s := get("min_user_tps"); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		switch {
@@ -221,6 +247,9 @@ func (r Request) Query() string {
 	set("model", r.Model)
 	set("engine", r.Engine)
 	set("quantization", r.Quantization)
+	if r.Limit > 0 && r.Limit != DefaultLimit {
+		set("limit", strconv.Itoa(r.Limit))
+	}
 	return v.Encode()
 }
 

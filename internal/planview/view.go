@@ -29,8 +29,11 @@ type View struct {
 	HardwareName, Summary string
 	// Answered says there is an answer to show (no problems).
 	Answered bool
-	// Rows are the setups that meet the request, ranked; Unmet the rest.
-	Rows, Unmet []Row
+	// Rows are the setups that meet the request, ranked; Unmet the rest;
+	// each the first Request.ShownLimit, and More and UnmetMore say how
+	// many more there are.
+	Rows, Unmet     []Row
+	More, UnmetMore More
 	// Estimates are the calculator's upper bounds for unmeasured models;
 	// NoGPU says the table lacks the hardware, so there are none.
 	Estimates []Estimate
@@ -44,7 +47,14 @@ type View struct {
 type Form struct {
 	Hardware, Context, MinUserTPS, Users string
 	Model, Engine, Quantization, Preset  string
+	Limit                                string
 }
+
+// More says a list shows only the best of its setups: how many of how
+// many (Text), and the address listing more (Href, worded Link; empty when
+// the list is as long as it gets) or, past the longest list, that the
+// filters narrow it (Hint). The zero More: the list is whole.
+type More struct{ Text, Href, Link, Hint string }
 
 // Problem is one unusable parameter, worded.
 type Problem struct{ Param, Field, Message string }
@@ -124,6 +134,8 @@ func Build(l *i18n.Localizer, in Input) View {
 	for _, s := range res.Setups {
 		maxUsers, maxSpeed = max(maxUsers, s.MaxUsers), max(maxSpeed, s.PerRequestTPS)
 	}
+	v.More = more(l, r, "plan.more.setups", len(res.Setups), res.SetupsTotal)
+	v.UnmetMore = more(l, r, "plan.more.unmet", len(res.Unmet), res.UnmetTotal)
 	for i, s := range res.Setups {
 		row := measuredRow(l, res, s)
 		row.Rank = i + 1
@@ -165,7 +177,33 @@ func formOf(r plan.Request) Form {
 	if r.Users > 0 {
 		f.Users = strconv.Itoa(r.Users)
 	}
+	if r.Limit > 0 {
+		f.Limit = strconv.Itoa(r.Limit)
+	}
 	return f
+}
+
+// more words a list that shows shown of total setups: the message key
+// counts them; the link asks for the longest list, unless r asks it
+// already.
+func more(l *i18n.Localizer, r plan.Request, key string, shown, total int) More {
+	if total <= shown {
+		return More{}
+	}
+	m := More{Text: l.T(key, map[string]any{"Shown": l.Int(int64(shown)), "Total": l.Int(int64(total))})}
+	if r.ShownLimit() < plan.MaxLimit {
+		all := r
+		all.Limit = plan.MaxLimit
+		m.Href = Path + "?" + all.Query()
+		m.Link = l.T("plan.more.best", map[string]any{"Count": l.Int(plan.MaxLimit)})
+		if total <= plan.MaxLimit {
+			m.Link = l.T("plan.more.all", map[string]any{"Count": l.Int(int64(total))})
+		}
+	}
+	if total > plan.MaxLimit {
+		m.Hint = l.T("plan.more.filter", nil)
+	}
+	return m
 }
 
 // summary is the question in words. One user asked is worded as any
@@ -195,12 +233,14 @@ func measuredRow(l *i18n.Localizer, res *plan.Result, s plan.Setup) Row {
 	if s.MaxUsers == 0 {
 		return row
 	}
-	c := s.Cell
-	row.Cell = l.T("plan.cell", map[string]any{"Context": report.ContextLabel(c.Context), "Users": l.Int(int64(c.Concurrency))})
-	row.CellURL = paths.RunCell(s.RunID, c.Context, c.Concurrency)
+	row.Cell = l.T("plan.cell", map[string]any{"Context": report.ContextLabel(s.ContextUsed), "Users": l.Int(int64(s.MaxUsers))})
+	row.CellURL = paths.RunCell(s.RunID, s.ContextUsed, s.MaxUsers)
 	speed := s.PerRequestTPS
 	row.PerRequest, row.Derived = tokS(l, &speed), s.Derived
-	row.Total, row.TTFT = tokS(l, c.TotalTPS), report.FormatTTFT(l, c.TTFTms)
+	row.Total, row.TTFT = report.Dash, report.Dash
+	if c := s.Cell; c != nil {
+		row.Total, row.TTFT = tokS(l, c.TotalTPS), report.FormatTTFT(l, c.TTFTms)
+	}
 	row.BoundShare = report.Dash
 	if b, ok := res.Bounds[s.RunID]; ok && b.OK {
 		row.BoundShare = report.FormatEfficiency(l, b.Efficiency)

@@ -15,7 +15,7 @@ func TestEveryProblemWorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var probs []plan.Problem
-	for _, param := range []string{"hardware", "gpus", "context", "users", "min_user_tps", "preset", "model", "engine", "quantization"} {
+	for _, param := range []string{"hardware", "gpus", "context", "users", "min_user_tps", "preset", "model", "engine", "quantization", "limit"} {
 		for _, msg := range []string{plan.MsgRequired, plan.MsgNumber, plan.MsgRange, plan.MsgUnknown, plan.MsgSlug, plan.MsgCount} {
 			probs = append(probs, plan.Problem{Param: param, Message: msg})
 		}

@@ -10,55 +10,66 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
-// planCellsSQL reads the planner's candidate cells (PlanCells).
-var planCellsSQL = sqlFile("plan_cells")
+// planSetupsSQL decides the planner's answer per setup (PlanSetups).
+var planSetupsSQL = sqlFile("plan_setups")
 
-// PlanCells are the candidate cells plan.Measured ranks for a request at
-// context ctx on the hardware identity hardware: for each setup measured
-// there, at the context it is read at (plan_cells.sql says which), the
-// cells of the runs that are best per request or in total at each
-// concurrency. Hidden runs, quick runs and runs above the physical bound
-// are not among them (the tables of bests leave them out); demo runs are,
-// marked in their setup. A hardware nobody measured gives no cells.
-func (s *Store) PlanCells(ctx context.Context, hardware string, ctxTokens int) (_ []plan.Cell, err error) {
-	defer db.Wrap(&err, "PlanCells(%q, %d)", hardware, ctxTokens)
-	rows, _ := s.db.Public().Query(ctx, planCellsSQL, hardware, ctxTokens)
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (plan.Cell, error) {
-		var c plan.Cell
-		k := &c.Setup
-		err := row.Scan(&c.RunID, &k.Model, &k.ModelBase, &k.Engine, &k.Quantization, &k.Demo,
-			&c.ModelName, &c.EngineName, &c.QuantizationName,
-			&c.Context, &c.Concurrency, &c.MeasuredContext, &c.Status, &c.PerRequestTPS, &c.TotalTPS, &c.TTFTms)
-		return c, err
+// PlanSetups are the planner's answers on the hardware identity hardware
+// at context ctxTokens and minUserTPS per request, one per setup measured
+// there, decided by plan_setups.sql (which says how) from the tables of
+// bests: hidden runs, quick runs and runs above the physical bound never
+// answer; demo setups are among them, marked. Unranked, Cell unset. A
+// hardware nobody measured gives none.
+func (s *Store) PlanSetups(ctx context.Context, hardware string, ctxTokens int, minUserTPS float64) (_ []plan.Setup, err error) {
+	defer db.Wrap(&err, "PlanSetups(%q, %d, %g)", hardware, ctxTokens, minUserTPS)
+	rows, _ := s.db.Public().Query(ctx, planSetupsSQL, hardware, ctxTokens, minUserTPS)
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (plan.Setup, error) {
+		var p plan.Setup
+		k := &p.Key
+		err := row.Scan(&k.Model, &k.ModelBase, &k.Engine, &k.Quantization, &k.Demo,
+			&p.ModelName, &p.EngineName, &p.QuantizationName, &p.ContextUsed, &p.Short,
+			&p.MaxUsers, &p.RunID, &p.PerRequestTPS, &p.Derived)
+		p.Raised = !p.Short && p.ContextUsed > ctxTokens
+		return p, err
 	})
 }
 
-// planRunsSQL reads the header of the runs a plan's rows name.
+// planRunsSQL reads the runs a plan's rows name, each with the cell that
+// answers: one probe of each table's key per row shown.
 const planRunsSQL = `
-SELECT id, uploaded_at, submitter, hardware_type, hardware_gpu_name, hardware_gpu_count,
-    hardware_vram_gb, hardware_cpu_name, engine_name, engine_version, engine_quantization,
-    engine_launch_command, model_id, model_served_name, demo
-FROM runs
-WHERE id = ANY($1) AND NOT hidden`
+SELECT r.id, r.uploaded_at, r.submitter, r.hardware_type, r.hardware_gpu_name, r.hardware_gpu_count,
+    r.hardware_vram_gb, r.hardware_cpu_name, r.engine_name, r.engine_version, r.engine_quantization,
+    r.engine_launch_command, r.model_id, r.model_served_name, r.demo,
+    c.context, c.concurrency, c.measured_context, c.status, c.per_request_tps, c.total_tps, c.ttft_ms
+FROM unnest($1::text[], $2::int[], $3::int[]) AS a (run_id, context, concurrency)
+JOIN runs r ON r.id = a.run_id AND NOT r.hidden
+JOIN decode_cells c ON (c.run_id, c.context, c.concurrency) = (a.run_id, a.context, a.concurrency)`
 
-// PlanRuns are the runs of ids (those a plan's rows answer with) with
-// their header: the facts the decode bound is read from (hardware, model,
-// quantization, launch command) and what a row names. No cells. A run
-// hidden or deleted since its cells were read is left out.
-func (s *Store) PlanRuns(ctx context.Context, ids []string) (_ map[string]*run.Run, err error) {
-	defer db.Wrap(&err, "PlanRuns(%d runs)", len(ids))
-	out := make(map[string]*run.Run, len(ids))
-	if len(ids) == 0 {
+// PlanRuns are the runs of cells (those a plan's shown rows answer with)
+// with their header, the facts the decode bound is read from (hardware,
+// model, quantization, launch command) and what a row names, and as their
+// one decode cell the cell asked of each (its status and speeds). A run
+// hidden or deleted since its answer was read is left out.
+func (s *Store) PlanRuns(ctx context.Context, cells []plan.CellRef) (_ map[string]*run.Run, err error) {
+	defer db.Wrap(&err, "PlanRuns(%d cells)", len(cells))
+	out := make(map[string]*run.Run, len(cells))
+	if len(cells) == 0 {
 		return out, nil
 	}
-	rows, _ := s.db.Public().Query(ctx, planRunsSQL, ids)
+	ids, contexts, concs := make([]string, len(cells)), make([]int, len(cells)), make([]int, len(cells))
+	for i, c := range cells {
+		ids[i], contexts[i], concs[i] = c.RunID, c.Context, c.Concurrency
+	}
+	rows, _ := s.db.Public().Query(ctx, planRunsSQL, ids, contexts, concs)
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*run.Run, error) {
 		r := new(run.Run)
 		h, e := &r.Hardware, &r.Engine
+		var c run.DecodeCell
 		err := row.Scan(&r.ID, &r.UploadedAt, &r.Submitter, &h.Type, &h.GPUName, &h.GPUCount,
 			&h.VRAMGB, &h.CPUName, &e.Name, &e.Version, &e.Quantization,
-			&e.LaunchCommand, &r.Model.ID, &r.Model.ServedName, &r.Demo)
+			&e.LaunchCommand, &r.Model.ID, &r.Model.ServedName, &r.Demo,
+			&c.Context, &c.Concurrency, &c.MeasuredContext, &c.Status, &c.PerRequestTPS, &c.TotalTPS, &c.TTFTms)
 		r.UploadedAt = r.UploadedAt.UTC()
+		r.Decode = []run.DecodeCell{c}
 		return r, err
 	})
 	for _, r := range list {

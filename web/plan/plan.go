@@ -67,7 +67,7 @@ func (s *Handlers) PlanPage(w http.ResponseWriter, r *http.Request) error {
 
 // PlanJSON is GET /api/v1/plan: the page's answer as JSON, or 422 in the
 // API's error format naming each parameter it cannot use. It is answered
-// fresh (one indexed query): the page cache keeps pages, not the API.
+// fresh (two indexed queries): the page cache keeps pages, not the API.
 func (s *Handlers) PlanJSON(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.answer(r.Context(), r.URL.Query())
 	if err != nil {
@@ -113,7 +113,8 @@ func (s *Handlers) answer(ctx context.Context, q url.Values) (answered, error) {
 
 // kept says whether the page cache keeps the page: the bare form, and
 // the questions the site's own links ask (a preset, from the home page's
-// picker or the preset links) of a hardware with something to show.
+// picker or the preset links, listing the first setups or as many as the
+// page's link asks) of a hardware with something to show.
 // Other questions are answered fresh: their numbers are as many as anyone
 // cares to write, and pages kept for them would push out the pages people
 // read.
@@ -125,8 +126,9 @@ func (a answered) kept() bool {
 		return true
 	}
 	filtered := a.req.Model != "" || a.req.Engine != "" || a.req.Quantization != ""
-	measured := len(a.res.Setups)+len(a.res.Unmet) > 0
-	return a.req.Preset != "" && (measured || a.res.GPUKnown && !filtered)
+	measured := a.res.SetupsTotal+a.res.UnmetTotal > 0
+	linked := a.req.Limit == 0 || a.req.Limit == plan.MaxLimit
+	return a.req.Preset != "" && linked && (measured || a.res.GPUKnown && !filtered)
 }
 
 // hardwareName is the catalog's name of the hardware identity slug, ""

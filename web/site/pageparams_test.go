@@ -1,55 +1,19 @@
 package site_test
 
 import (
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/speedmatrix/speedmatrix/internal/dbtest"
-	"github.com/speedmatrix/speedmatrix/internal/i18n"
 	"github.com/speedmatrix/speedmatrix/web/site"
 	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// cacheCounts reads the page cache's hits, misses and entries from m.
-func cacheCounts(t *testing.T, m *site.Metrics) (hits, misses, entries int) {
-	t.Helper()
-	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	text, _ := io.ReadAll(rec.Body)
-	read := func(series string) int {
-		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\d+)$`).FindSubmatch(text)
-		if m == nil {
-			t.Fatalf("no %s in the metrics", series)
-		}
-		n, _ := strconv.Atoi(string(m[1]))
-		return n
-	}
-	return read(`speedmatrix_page_cache_requests_total{outcome="hit"}`), read(`speedmatrix_page_cache_requests_total{outcome="miss"}`),
-		read("speedmatrix_page_cache_entries")
-}
-
-// newCountedSite is webtest.NewSite with the metrics at hand.
-func newCountedSite(t *testing.T) (*webtest.Site, *site.Metrics) {
-	st, dbURL := dbtest.New(t)
-	m := site.NewMetrics()
-	b, _ := i18n.Default()
-	srv := httptest.NewServer(site.New(site.Config{Store: st, Bundle: b, Version: "test", Logger: slog.New(slog.DiscardHandler),
-		Uploads: site.UploadPolicy{PerHourAddress: -1, PerHourToken: -1}, Metrics: m}))
-	t.Cleanup(srv.Close)
-	return &webtest.Site{Server: srv, Store: st, DBURL: dbURL}, m
-}
 
 // TestUnreadParamsShareThePage: on every cached route, a page asked with
 // parameters no page reads is built without them (its links do not carry
 // them) and is the same cache entry as the page without them: the second
 // request is a hit and the cache holds no more pages.
 func TestUnreadParamsShareThePage(t *testing.T) {
-	s, m := newCountedSite(t)
+	s, m := webtest.NewCountedSite(t)
 	id := s.Seed(t)
 	webtest.SeedOrg(t, s)
 	other := s.SeedLilbench(t)
@@ -86,9 +50,9 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 		if strings.Contains(junked, "zzjunk") {
 			t.Errorf("%s: the page carries a parameter it does not read", path)
 		}
-		hits, misses, entries := cacheCounts(t, m)
+		hits, misses, entries := webtest.CacheCounts(t, m)
 		_, plain := s.Get(t, path)
-		h2, m2, e2 := cacheCounts(t, m)
+		h2, m2, e2 := webtest.CacheCounts(t, m)
 		if h2 != hits+1 || m2 != misses || e2 != entries || plain != junked {
 			t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same body %v), want one hit of the same entry",
 				path, sep+"zzjunk=1…", hits, h2, misses, m2, entries, e2, plain == junked)
@@ -101,19 +65,19 @@ func TestUnreadParamsShareThePage(t *testing.T) {
 // the parameters come; ?after= pages of /runs are not kept, and one on a
 // page that does not read it is that page.
 func TestListedParamsMakePages(t *testing.T) {
-	s, m := newCountedSite(t)
+	s, m := webtest.NewCountedSite(t)
 	s.Seed(t)
 	s.SeedLilbench(t)
 	_, board := s.Get(t, "/leaderboard")
-	hits, misses, entries := cacheCounts(t, m)
+	hits, misses, entries := webtest.CacheCounts(t, m)
 	_, perRequest := s.Get(t, "/leaderboard?metric=per_request_tps&ctx=0")
-	h, mi, e := cacheCounts(t, m)
+	h, mi, e := webtest.CacheCounts(t, m)
 	if perRequest == board || h != hits || mi != misses+1 || e != entries+1 {
 		t.Errorf("a leaderboard by another metric: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a page of its own",
 			hits, h, misses, mi, entries, e, perRequest == board)
 	}
 	_, swapped := s.Get(t, "/leaderboard?ctx=0&x=1&metric=per_request_tps")
-	h2, m2, e2 := cacheCounts(t, m)
+	h2, m2, e2 := webtest.CacheCounts(t, m)
 	if swapped != perRequest || h2 != h+1 || m2 != mi || e2 != e {
 		t.Errorf("the same parameters in another order: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of the same entry", h, h2, mi, m2, e, e2)
 	}
@@ -122,10 +86,10 @@ func TestListedParamsMakePages(t *testing.T) {
 	if newest == peak {
 		t.Error("/runs?sort=peak is the page of /runs")
 	}
-	h3, m3, e3 := cacheCounts(t, m)
+	h3, m3, e3 := webtest.CacheCounts(t, m)
 	s.Get(t, "/runs?after=zzz")
 	s.Get(t, "/leaderboard?after=zzz&ctx=0&metric=per_request_tps")
-	if h4, m4, e4 := cacheCounts(t, m); h4 != h3+1 || m4 != m3 || e4 != e3 {
+	if h4, m4, e4 := webtest.CacheCounts(t, m); h4 != h3+1 || m4 != m3 || e4 != e3 {
 		t.Errorf("?after= on /runs and on the leaderboard: hits %d→%d, misses %d→%d, entries %d→%d, want /runs's answered fresh and the board's a hit",
 			h3, h4, m3, m4, e3, e4)
 	}
@@ -138,7 +102,7 @@ func TestListedParamsMakePages(t *testing.T) {
 // again, and the cache holds no more pages than before. Values as many as
 // anyone cares to write cannot push out the pages people read.
 func TestMadeUpValuesAreNotKept(t *testing.T) {
-	s, m := newCountedSite(t)
+	s, m := webtest.NewCountedSite(t)
 	id := s.Seed(t)
 	other := s.SeedLilbench(t)
 	s.Get(t, "/")
@@ -150,10 +114,10 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 		"/runs/" + id + "/grid.svg?v=99", "/runs/" + id + "/badge.svg?v=99",
 		"/compare?runs=" + id + ",%20" + other,
 	} {
-		hits, _, entries := cacheCounts(t, m)
+		hits, _, entries := webtest.CacheCounts(t, m)
 		for i := range 2 {
 			resp, _ := s.Get(t, path)
-			h, _, e := cacheCounts(t, m)
+			h, _, e := webtest.CacheCounts(t, m)
 			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries || h != hits {
 				t.Errorf("%s (%d): %d, Cache-Control %q, entries %d→%d, hits %d→%d, want 200, no-store, none kept, no hit",
 					path, i+1, resp.StatusCode, resp.Header.Get("Cache-Control"), entries, e, hits, h)
@@ -170,11 +134,11 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 	for _, path := range []string{"/runs?engine=vllm", "/leaderboard?engine=vllm", "/runs/" + id + "/grid.svg?v=1",
 		"/compare?runs=" + id + "," + other} {
 		s.Get(t, path)
-		hits, _, _ := cacheCounts(t, m)
+		hits, _, _ := webtest.CacheCounts(t, m)
 		if resp, _ := s.Get(t, path); resp.Header.Get("Cache-Control") == "no-store" {
 			t.Errorf("%s: no-store", path)
 		}
-		if h, _, _ := cacheCounts(t, m); h != hits+1 {
+		if h, _, _ := webtest.CacheCounts(t, m); h != hits+1 {
 			t.Errorf("%s asked again: hits %d→%d, want a hit", path, hits, h)
 		}
 	}
@@ -184,7 +148,7 @@ func TestMadeUpValuesAreNotKept(t *testing.T) {
 // a letter, a lower-case escape, a second value after the one the page
 // reads) is the page of its one spelling: a hit of the same entry.
 func TestSpellingsShareThePage(t *testing.T) {
-	s, m := newCountedSite(t)
+	s, m := webtest.NewCountedSite(t)
 	id := s.Seed(t)
 	other := s.SeedLilbench(t)
 	for plain, others := range map[string][]string{
@@ -194,9 +158,9 @@ func TestSpellingsShareThePage(t *testing.T) {
 	} {
 		_, want := s.Get(t, plain)
 		for _, path := range others {
-			hits, misses, entries := cacheCounts(t, m)
+			hits, misses, entries := webtest.CacheCounts(t, m)
 			_, got := s.Get(t, path)
-			if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || got != want {
+			if h, mi, e := webtest.CacheCounts(t, m); h != hits+1 || mi != misses || e != entries || got != want {
 				t.Errorf("%s after %s: hits %d→%d, misses %d→%d, entries %d→%d (same page %v), want a hit of its entry",
 					path, plain, hits, h, misses, mi, entries, e, got == want)
 			}

@@ -1,95 +1,14 @@
-package site_test
+package regressions_test
 
 import (
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/speedmatrix/speedmatrix/internal/demo"
-	"github.com/speedmatrix/speedmatrix/internal/formats/archive"
-	"github.com/speedmatrix/speedmatrix/internal/ingest"
 	"github.com/speedmatrix/speedmatrix/web/webtest"
 )
-
-// seedCopy stores a copy of the seed run through the real ingest: at
-// engine version, every aggregate_tps times factor, its launch command
-// passed through edit. It returns the copy's id.
-func seedCopy(t testing.TB, s *webtest.Site, version string, factor float64, edit func(string) string) string {
-	t.Helper()
-	u, err := demo.Upload(demo.SeedRun)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(u.Files[0].Data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range doc["results"].([]any) {
-		res := r.(map[string]any)
-		if v, ok := res["aggregate_tps"].(float64); ok {
-			res["aggregate_tps"] = v * factor
-		}
-	}
-	data, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Files = []archive.File{{Name: u.Files[0].Name, Data: data}}
-	u.Fields["engine_version"] = version
-	u.Fields["build"] = "vllm/vllm-openai:v" + version + "-x86_64"
-	if edit != nil {
-		u.Fields["launch_command"] = edit(u.Fields["launch_command"])
-	}
-	res, err := ingest.Ingest(context.Background(), s.Store, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.ID
-}
-
-// TestWhatDiffersNamesTheKVCacheFirst: the seed run's report, kept by the
-// page cache, is renewed when a copy whose only change is its KV-cache
-// flag (and 1.1× the speed) is uploaded, and then names that flag first
-// among the launch flags that differ, with the gap at 0 × 1 (about −9 %).
-func TestWhatDiffersNamesTheKVCacheFirst(t *testing.T) {
-	s := webtest.NewSite(t)
-	seed := s.Seed(t)
-	report := "/runs/" + seed + "?lang=en"
-	before := webtest.Page(t, s, report).Find("#differs")
-	if before.Length() != 1 || before.Find(".differs-item").Length() != 0 || before.Find("p.notes").Length() != 1 {
-		t.Fatalf("alone, the seed's section should say there is no other run: %q", before.Text())
-	}
-	fp8 := seedCopy(t, s, "0.32.0", 1.1, func(cmd string) string {
-		return strings.Replace(cmd, "--kv-cache-dtype int4_per_token_head", "--kv-cache-dtype fp8", 1)
-	})
-	sec := webtest.Page(t, s, report).Find("#differs")
-	item := sec.Find(".differs-item")
-	if item.Length() != 1 {
-		t.Fatalf("after the copy's upload, %d comparisons (the cached report was not renewed?): %q", item.Length(), sec.Text())
-	}
-	if href, _ := item.Find(".differs-intro a").Attr("href"); href != "/runs/"+fp8 {
-		t.Errorf("compared with %q, want the copy /runs/%s", href, fp8)
-	}
-	gap := item.Find("table.differs-gaps tbody tr").First()
-	if cell, change := strings.TrimSpace(gap.Find("th").Text()), strings.TrimSpace(gap.Find("td.change").Text()); cell != "0 × 1" || !strings.HasPrefix(change, "-9") {
-		t.Errorf("first gap %q %q, want 0 × 1 at about -9 %%", cell, change)
-	}
-	flags := item.Find("table.differs-rows tbody th code")
-	if flags.Length() == 0 || flags.First().Text() != "--kv-cache-dtype" {
-		t.Errorf("launch flags that differ %v, want --kv-cache-dtype first", webtest.Texts(flags))
-	}
-	row := flags.First().Closest("tr")
-	if got := webtest.Texts(row.Find("td")); len(got) != 2 || got[0] != "int4_per_token_head" || got[1] != "fp8" {
-		t.Errorf("the flag's row %v, want this run's int4_per_token_head beside fp8", got)
-	}
-	// The copy's own report compares it with the seed, the slower runner-up.
-	if webtest.Page(t, s, "/runs/"+fp8).Find(`#differs .differs-intro a[href="/runs/`+seed+`"]`).Length() == 0 {
-		t.Error("the fastest run's report does not compare it with the runner-up")
-	}
-}
 
 // TestRegressionsBetweenVersions: a copy of the seed at vLLM 0.31.0, 1.25×
 // faster, makes the seed's 0.32.0 a regression of −20 % at 0 × 1 once the
@@ -103,7 +22,7 @@ func TestRegressionsBetweenVersions(t *testing.T) {
 	if webtest.Page(t, s, "/regressions").Find("section.regression").Length() != 0 {
 		t.Fatal("a regression with one version")
 	}
-	old := seedCopy(t, s, "0.31.0", 1.25, nil)
+	old := s.SeedCopy(t, "0.31.0", 1.25, nil)
 	if _, err := s.Store.FoldVersionChanges(t.Context()); err != nil {
 		t.Fatal(err)
 	}

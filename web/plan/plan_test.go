@@ -1,4 +1,4 @@
-package site_test
+package plan_test
 
 import (
 	"encoding/json"
@@ -149,24 +149,24 @@ func TestPlanWayIn(t *testing.T) {
 // order the same), and a question of numbers anyone may write is
 // answered fresh, not kept.
 func TestPlanCachedPerAddress(t *testing.T) {
-	s, m := newCountedSite(t)
+	s, m := webtest.NewCountedSite(t)
 	s.Seed(t)
 	base := "/plan"
 	_, team := s.Get(t, base+"?hardware=rtx-3060-12gb&preset=team")
-	hits, misses, entries := cacheCounts(t, m)
+	hits, misses, entries := webtest.CacheCounts(t, m)
 	_, again := s.Get(t, base+"?preset=team&hardware=rtx-3060-12gb")
-	if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses || e != entries || again != team {
+	if h, mi, e := webtest.CacheCounts(t, m); h != hits+1 || mi != misses || e != entries || again != team {
 		t.Errorf("%s the team preset again: hits %d→%d, misses %d→%d, entries %d→%d, want a hit of its entry", base, hits, h, misses, mi, entries, e)
 	}
 	_, chat := s.Get(t, base+"?hardware=rtx-3060-12gb&preset=chat")
-	if h, mi, e := cacheCounts(t, m); h != hits+1 || mi != misses+1 || e != entries+1 || chat == team {
+	if h, mi, e := webtest.CacheCounts(t, m); h != hits+1 || mi != misses+1 || e != entries+1 || chat == team {
 		t.Errorf("%s the chat preset: hits %d→%d, misses %d→%d, entries %d→%d, want a page of its own", base, hits, h, misses, mi, entries, e)
 	}
 	custom := base + "?hardware=rtx-3060-12gb&context=12345&min_user_tps=17.5"
 	for range 2 {
-		_, _, entries := cacheCounts(t, m)
+		_, _, entries := webtest.CacheCounts(t, m)
 		resp, _ := s.Get(t, custom)
-		if _, _, e := cacheCounts(t, m); resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries {
+		if _, _, e := webtest.CacheCounts(t, m); resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-store" || e != entries {
 			t.Errorf("%s: %d, Cache-Control %q, entries %d→%d, want 200, no-store, not kept", custom, resp.StatusCode, resp.Header.Get("Cache-Control"), entries, e)
 		}
 	}

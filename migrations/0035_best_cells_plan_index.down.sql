@@ -1,0 +1,1 @@
+DROP INDEX best_cells_plan_idx;
