@@ -10,14 +10,15 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/calculator"
 	"github.com/speedmatrix/speedmatrix/internal/dbtest"
 	"github.com/speedmatrix/speedmatrix/internal/run"
+	"github.com/speedmatrix/speedmatrix/internal/store"
 )
 
 func TestMain(m *testing.M) { dbtest.Main(m) }
 
-// TestRederiveStale: a run stored under older rules (here: statuses
-// tampered with and an old rules version) is derived again from its source,
-// keeps the facts merged at upload, and gets a new revision.
-func TestRederiveStale(t *testing.T) {
+// storedSeed stores the seed run in a new database and opens a connection
+// to it, for the tests to tamper with what is stored.
+func storedSeed(t *testing.T) (*store.Store, *pgx.Conn, *Result) {
+	t.Helper()
 	st, url := dbtest.New(t)
 	ctx := context.Background()
 	res, err := Ingest(ctx, st, seedUpload(t))
@@ -28,7 +29,16 @@ func TestRederiveStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	t.Cleanup(func() { conn.Close(ctx) })
+	return st, conn, res
+}
+
+// TestRederiveStale: a run stored under older rules (here: statuses
+// tampered with and an old rules version) is derived again from its source,
+// keeps the facts merged at upload, and gets a new revision.
+func TestRederiveStale(t *testing.T) {
+	ctx := context.Background()
+	st, conn, res := storedSeed(t)
 	for _, sql := range []string{`UPDATE decode_cells SET status = 'valid', reason = '' WHERE run_id = $1`,
 		`UPDATE runs SET rules_version = 'v0' WHERE id = $1`} {
 		if _, err := conn.Exec(ctx, sql, res.ID); err != nil {
@@ -70,17 +80,8 @@ func TestRederiveStale(t *testing.T) {
 // not what today's tables give (here: a flag tampered in), it is derived
 // again, with a new revision and the right flags.
 func TestRederiveStaleFlags(t *testing.T) {
-	st, url := dbtest.New(t)
 	ctx := context.Background()
-	res, err := Ingest(ctx, st, seedUpload(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	st, conn, res := storedSeed(t)
 	for _, step := range []struct {
 		sql      string
 		renewed  int
