@@ -40,7 +40,8 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{deleteGroupUnpowered, "unpowered_runs_pkey", "'a'"},
 }
 
-// GroupBestsSQL is, for each table of bests by name, the rows it stores for
+// GroupBestsSQL is, for each table of bests by name (and the kept count of
+// runs a tokens-per-joule board leaves out), the rows it stores for
 // one group ($1–$5: model, hardware, engine, quantization, demo) and the
 // rows its rule derives from the group's runs' cells from scratch, each row
 // as text, in one order: what a write that touched the group must leave.
@@ -54,6 +55,19 @@ func GroupBestsSQL() map[string][2]string {
 			` AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ($1, $2, $3, $4, $5)) AS y
 ORDER BY ` + t.key() + `, sort_value, uploaded_at, id) AS x ORDER BY 1`
 		out[t.name] = [2]string{stored, derived}
+	}
+	// The runs a tokens-per-joule board leaves out: the kept counts (rows
+	// and the deltas not yet folded into them) and a count from the runs.
+	const key = `model_slug, hardware_slug, engine_slug, quantization_slug, demo, context, concurrency,
+    engine_version, submitter_slug`
+	out["unpowered_runs"] = [2]string{
+		`SELECT x::text FROM (SELECT ` + key + `, min(model_base_slug), sum(runs)::bigint FROM (
+    SELECT * FROM unpowered_runs WHERE` + group + `
+    UNION ALL SELECT * FROM unpowered_run_deltas WHERE` + group + `) AS u
+GROUP BY ` + key + ` HAVING sum(runs) <> 0) AS x ORDER BY 1`,
+		`SELECT x::text FROM (` + unpoweredRowsOf +
+			` AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ($1, $2, $3, $4, $5)` +
+			unpoweredRowsEnd + `) AS x ORDER BY 1`,
 	}
 	return out
 }
