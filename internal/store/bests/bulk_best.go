@@ -29,7 +29,13 @@ type bestRow struct {
 	value     float64
 	runID     string
 	uploaded  time.Time
+	shown     *runShown // nil in history_cells' rows, which keep none
 }
+
+// runShown is a run's values of bestShownColumns, shared by its offers:
+// one pointer a row rather than three strings, since a load keeps some
+// two million rows in memory (FreshIndex).
+type runShown struct{ engineVersion, submitter, submitterSlug string }
 
 // better is whether a ranks before b: smaller sort value, then the
 // earlier upload, then the smaller id (ids are ASCII: byte order is the
@@ -75,6 +81,7 @@ func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k be
 	}
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
+	shown := &runShown{engineVersion: r.Engine.Version, submitter: r.Submitter, submitterSlug: ids[4].Slug}
 	extras := make([]string, len(bestTables)) // the run's value of each table's extra column
 	for j, t := range bestTables {
 		extras[j] = t.extraOf(r, ids[4].Slug)
@@ -94,7 +101,7 @@ func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k be
 				continue
 			}
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
-			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
+			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded, shown: shown}
 			for j, t := range bestTables {
 				if k.extra = extras[j]; t.extra != "" && k.extra == "" {
 					continue
