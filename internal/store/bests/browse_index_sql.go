@@ -1,6 +1,10 @@
 package bests
 
-import "time"
+import (
+	"cmp"
+	"strings"
+	"time"
+)
 
 // The statements of the browse index (browse_index.go); those that file
 // a fresh run are files of sql/, sent in lock order (the package comment).
@@ -73,6 +77,12 @@ const bestCellsColumnList = `context, concurrency, metric, status, model_slug, m
 // submitter_slug are their tables' extra key columns too.
 const bestShownColumns = `engine_version, submitter, submitter_slug`
 
+// bestCopyColumns are the columns of every table of bests, as a COPY
+// names them (bestTable.columns).
+var bestCopyColumns = []string{"context", "concurrency", "metric", "status", "model_slug", "model_base_slug",
+	"hardware_slug", "engine_slug", "quantization_slug", "demo", "sort_value", "value", "run_id", "uploaded_at",
+	"engine_version", "submitter", "submitter_slug"}
+
 // bestCellsKey is best_cells' primary key.
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
 
@@ -143,6 +153,33 @@ func (t bestTable) extraList() string {
 		return ", " + t.extra
 	}
 	return ""
+}
+
+// keyOrder orders offers to t as its primary key does (the database's
+// collation is C: byte order): best_cells' from the point, the others'
+// from the group.
+func (t bestTable) keyOrder(a, b bestOffer) int {
+	ka, kb := &a.k, &b.k
+	point := cmp.Or(cmp.Compare(ka.context, kb.context), cmp.Compare(ka.concurrency, kb.concurrency),
+		strings.Compare(ka.metric, kb.metric), strings.Compare(ka.status, kb.status))
+	group := cmp.Or(strings.Compare(ka.model, kb.model), strings.Compare(ka.hardware, kb.hardware),
+		strings.Compare(ka.engine, kb.engine), strings.Compare(ka.quantization, kb.quantization),
+		compareBool(ka.demo, kb.demo), strings.Compare(ka.extra, kb.extra))
+	if t.extra == "" {
+		return cmp.Or(point, group)
+	}
+	return cmp.Or(group, point)
+}
+
+// compareBool orders false before true, as PostgreSQL does.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
 }
 
 // key is t's key columns.
@@ -225,11 +262,17 @@ func (t bestTable) offerArgs(offers []bestOffer) []any {
 		sortValues, values, runIDs, uploaded, versions, submitters, submitterSlugs}
 }
 
-// offersOf lists the cells in best, as offers.
-func offersOf(best map[bestKey]bestRow) []bestOffer {
-	offers := make([]bestOffer, 0, len(best))
-	for k, v := range best {
-		offers = append(offers, bestOffer{k, v})
+// offersOf lists the cells in best (one table's of bestMaps), as offers.
+func offersOf(best map[bestGroup]map[bestPoint]bestRow) []bestOffer {
+	n := 0
+	for _, points := range best {
+		n += len(points)
+	}
+	offers := make([]bestOffer, 0, n)
+	for g, points := range best {
+		for p, v := range points {
+			offers = append(offers, bestOffer{keyOf(g, p), v})
+		}
 	}
 	return offers
 }

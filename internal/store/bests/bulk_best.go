@@ -22,6 +22,31 @@ type bestKey struct {
 	extra                                 string
 }
 
+// bestGroup is a bestKey without its point: what every offer of one run
+// to one table shares.
+type bestGroup struct {
+	model, hardware, engine, quantization string
+	demo                                  bool
+	extra                                 string
+}
+
+// bestPoint is the rest of a bestKey.
+type bestPoint struct {
+	context, concurrency int
+	metric, status       string
+}
+
+func (k bestKey) group() bestGroup {
+	return bestGroup{k.model, k.hardware, k.engine, k.quantization, k.demo, k.extra}
+}
+
+func (k bestKey) point() bestPoint { return bestPoint{k.context, k.concurrency, k.metric, k.status} }
+
+// keyOf is the bestKey of group g at point p.
+func keyOf(g bestGroup, p bestPoint) bestKey {
+	return bestKey{p.context, p.concurrency, p.metric, p.status, g.model, g.hardware, g.engine, g.quantization, g.demo, g.extra}
+}
+
 // bestRow is the rest of a best_cells row.
 type bestRow struct {
 	base      string
@@ -62,9 +87,20 @@ type groupRow struct {
 // cells of fresh run r (stored under id at uploaded) that beat the best
 // kept so far (eachOffer).
 func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
+	// The run's group in each table and its points there, looked up
+	// once: every offer of the run to a table has the same group.
+	groups, points := make([]bestGroup, len(bestTables)), make([]map[bestPoint]bestRow, len(bestTables))
 	eachOffer(id, r, uploaded, func(j int, k bestKey, row bestRow) {
-		if old, ok := best[j][k]; !ok || row.better(old) {
-			best[j][k] = row
+		if g := k.group(); points[j] == nil || groups[j] != g {
+			groups[j] = g
+			if points[j] = best[j][g]; points[j] == nil {
+				points[j] = map[bestPoint]bestRow{}
+				best[j][g] = points[j]
+			}
+		}
+		p := k.point()
+		if old, ok := points[j][p]; !ok || row.better(old) {
+			points[j][p] = row
 		}
 	})
 }
@@ -172,15 +208,17 @@ func (t bestTable) extraOf(r *run.Run, submitter string) string {
 	return ""
 }
 
-// bestMaps is best cells kept in memory, one map per table of bestTables,
-// in its order: a batch's or a load's (FreshIndex), or an upload's to
-// offer (offerCells).
-type bestMaps []map[bestKey]bestRow
+// bestMaps is best cells kept in memory, per table of bestTables (in its
+// order), by group and then by point: a batch's or a load's (FreshIndex),
+// or an upload's to offer (offerCells). A load keeps some two million,
+// offered some 600 times a run; keyed by the whole bestKey, each offer
+// hashed its seven strings, a fifth of the load's CPU.
+type bestMaps []map[bestGroup]map[bestPoint]bestRow
 
 func newBestMaps() bestMaps {
 	b := make(bestMaps, len(bestTables))
 	for i := range b {
-		b[i] = map[bestKey]bestRow{}
+		b[i] = map[bestGroup]map[bestPoint]bestRow{}
 	}
 	return b
 }

@@ -1,7 +1,14 @@
 package bests
 
 import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/speedmatrix/speedmatrix/internal/run"
 )
@@ -68,4 +75,25 @@ func (h *bulkHistory) args() []any {
 		tps, uploaded, runIDs, demos = append(tps, v.value), append(uploaded, v.uploaded), append(runIDs, v.runID), append(demos, v.demo)
 	}
 	return []any{hardware, engines, models, contexts, concurrencies, quants, versions, bases, tps, uploaded, runIDs, demos}
+}
+
+// historyCopyColumns are history_cells' columns as copy writes them.
+var historyCopyColumns = []string{"hardware_slug", "engine_slug", "model_slug", "context", "concurrency",
+	"quantization_slug", "engine_version", "model_base_slug", "total_tps", "uploaded_at", "run_id", "demo"}
+
+// copy writes the kept cells into history_cells, which holds none yet,
+// in the order of its primary key (FreshIndex.Write).
+func (h *bulkHistory) copy(ctx context.Context, tx pgx.Tx) error {
+	keys := slices.SortedFunc(maps.Keys(h.cells), func(a, b historyCellKey) int {
+		return cmp.Or(strings.Compare(a.hardware, b.hardware), strings.Compare(a.engine, b.engine),
+			strings.Compare(a.model, b.model), cmp.Compare(a.context, b.context), cmp.Compare(a.concurrency, b.concurrency),
+			strings.Compare(a.quantization, b.quantization), strings.Compare(a.version, b.version))
+	})
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"history_cells"}, historyCopyColumns, pgx.CopyFromSlice(len(keys), func(i int) ([]any, error) {
+		k := keys[i]
+		v := h.cells[k]
+		return []any{k.hardware, k.engine, k.model, k.context, k.concurrency, k.quantization, k.version,
+			v.base, v.value, v.uploaded, v.runID, v.demo}, nil
+	}))
+	return err
 }
