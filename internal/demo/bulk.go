@@ -15,18 +15,19 @@ import (
 const BulkBatch = 1000
 
 // bulkFinishEvery is how many batches LoadBulk copies between offers of
-// their best cells (store.Bulk.FinishInBackground, made while the next
-// batches are copied): each offer costs about as much as the best cells it
-// writes, a few hundred thousand rows however many runs are behind them,
-// and holding more in memory costs about 3 MB per thousand runs.
+// their best cells onto stored runs (store.Bulk.FinishInBackground, made
+// while the next batches are copied): each offer costs about as much as
+// the best cells it writes, a few hundred thousand rows however many runs
+// are behind them. A load into an empty database offers nothing until the
+// end, where it copies the best of every key once (store.Bulk).
 const bulkFinishEvery = 250
 
 // LoadBulk generates runs 0..n-1 of seed on workers goroutines (one per
 // CPU when workers < 1) and writes them in order, one batch at a time on
 // one connection (store.Bulk), offering their best cells every
-// bulkFinishEvery batches in the background and at the end, then builds
-// the indexes a load into an empty database deferred (Bulk.Close): the
-// same runs and the same tables as LoadSynthetic, at the rate the
+// bulkFinishEvery batches in the background (onto stored runs) and at the
+// end, then builds the indexes a load into an empty database deferred
+// (Bulk.Close): the same runs and the same tables as LoadSynthetic, at the rate the
 // generator and COPY allow. Runs already stored are skipped by their
 // dedupe key, so an interrupted load is finished by running it again
 // (which then rebuilds the leaderboard's tables from every run). progress,

@@ -64,7 +64,7 @@ func One(seed int64, i int) Synthetic {
 	}
 	r.UploadedAt = epoch.Add(time.Duration(i)*3*time.Minute + time.Duration(rng.IntN(170))*time.Second)
 	r.Demo = true
-	src, err := json.Marshal(export.New(r, ""))
+	src, err := json.Marshal(export.OfDerived(r, ""))
 	if err != nil {
 		panic(err) // plain structs and numbers always marshal
 	}

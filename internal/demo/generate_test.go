@@ -2,11 +2,13 @@ package demo_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/speedmatrix/speedmatrix/internal/demo"
 	"github.com/speedmatrix/speedmatrix/internal/formats"
+	"github.com/speedmatrix/speedmatrix/internal/formats/export"
 	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/status"
 )
@@ -108,6 +110,23 @@ func TestSourceDerivesAgain(t *testing.T) {
 		prefill, decode := status.Derive(p)
 		if !reflect.DeepEqual(decode, s.Run.Decode) || !reflect.DeepEqual(prefill, s.Run.Prefill) {
 			t.Fatalf("%s: cells derived from the source differ from the run's", s.Key)
+		}
+	}
+}
+
+// TestSourceIsTheExport: the source is the run's export document as
+// export.New builds it for any stored run, though the generator takes the
+// flags its derivation computed rather than bounding the cells again.
+func TestSourceIsTheExport(t *testing.T) {
+	for _, s := range collect(5, 200) {
+		r := *s.Run
+		r.Source = run.Source{} // set from the document, after it
+		want, err := json.Marshal(export.New(&r, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(s.Source, want) {
+			t.Fatalf("%s: the source differs from the run's export document", s.Key)
 		}
 	}
 }

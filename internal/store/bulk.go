@@ -46,6 +46,14 @@ type Bulk struct {
 	// deferred: the load began on an empty database and builds most of
 	// its tables' indexes in Close (bulk_indexes.go).
 	deferred bool
+	// empty: the tables of bests and history_cells hold no row yet (the
+	// load began on an empty database and has not finished): the load
+	// gathers every run's bests until Finish, which copies them in
+	// (FreshIndex.Write). Their keys are few (some two million at a
+	// million runs, the best per key), where offering them every 250,000
+	// runs upserted most of them four times, each offer a minute of one
+	// backend beside the copies.
+	empty bool
 	// finishing is the outcome of the offer FinishInBackground started,
 	// nil when none is pending.
 	finishing chan error
@@ -63,6 +71,7 @@ func (s *Store) NewBulk(ctx context.Context) (_ *Bulk, err error) {
 	if b.deferred, err = s.deferIndexes(ctx); err != nil {
 		return nil, err
 	}
+	b.empty = b.deferred
 	// Checking that each of tens of millions of cells has its run costs
 	// more than copying it; a superuser can skip the check, and the rows
 	// are right by construction (their runs go in first, in the same
@@ -157,7 +166,11 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 	}
 	index := b.index
 	b.index = bests.NewFreshIndex()
-	return b.offer(ctx, index)
+	if err := b.offer(ctx, index, b.empty); err != nil {
+		return err
+	}
+	b.empty = false
+	return nil
 }
 
 // FinishInBackground is Finish on its own connection while the load goes
@@ -167,15 +180,21 @@ func (b *Bulk) Finish(ctx context.Context) (err error) {
 // so the tables end the same. It first waits for the previous one; the
 // next Finish, FinishInBackground or Close waits for this one and returns
 // its error.
+//
+// While the tables of bests are empty (Bulk.empty) it does nothing: the
+// runs' bests stay gathered for Finish.
 func (b *Bulk) FinishInBackground(ctx context.Context) error {
 	if err := b.wait(); err != nil {
 		return err
+	}
+	if b.empty {
+		return nil
 	}
 	index := b.index
 	b.index = bests.NewFreshIndex()
 	done := make(chan error, 1)
 	b.finishing = done
-	go func() { done <- b.offer(ctx, index) }()
+	go func() { done <- b.offer(ctx, index, false) }()
 	return nil
 }
 
@@ -189,10 +208,15 @@ func (b *Bulk) wait() error {
 	return err
 }
 
-// offer is Finish's work on index.
-func (b *Bulk) offer(ctx context.Context, index *bests.FreshIndex) error {
+// offer is Finish's work on index: offered to the stored bests, or copied
+// into the tables when they are empty.
+func (b *Bulk) offer(ctx context.Context, index *bests.FreshIndex, empty bool) error {
+	write := index.Offer
+	if empty {
+		write = index.Write
+	}
 	err := b.s.db.TransactChange(ctx, func(tx pgx.Tx) (Change, error) {
-		if err := index.Offer(ctx, tx, b.replica); err != nil {
+		if err := write(ctx, tx, b.replica); err != nil {
 			return Change{}, err
 		}
 		return Change{Reset: true}, nil

@@ -58,8 +58,8 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, res...)
-		// Offers of what came so far while the next chunks are copied,
-		// as a long load makes them.
+		// A long load would offer what came so far here; into an empty
+		// database it keeps gathering until Finish copies it all.
 		if err := b.FinishInBackground(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -214,8 +214,15 @@ func TestBulkOnStoredRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.CopyRuns(ctx, bulkFixture()); err != nil {
-		t.Fatal(err)
+	// In chunks, each offered in the background while the next is
+	// copied, as a long load onto stored runs does.
+	for chunk := range slices.Chunk(bulkFixture(), 10) {
+		if _, err := b.CopyRuns(ctx, chunk); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.FinishInBackground(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := b.Finish(ctx); err != nil {
 		t.Fatal(err)

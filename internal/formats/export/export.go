@@ -107,15 +107,36 @@ type Source struct {
 }
 
 // New builds the document of a stored run; baseURL is the site's origin
-// ("https://speedmatrix.example"), used for absolute links.
+// ("https://speedmatrix.example"), used for absolute links. Its flags and
+// bounds are the calculator's now, whatever the run was stored with.
 func New(r *run.Run, baseURL string) *Document {
+	s := calculator.ForRun(r)
+	return newDocument(r, baseURL, s, s.Flags(r))
+}
+
+// OfDerived is New for a run fresh from ingest.Derive, whose Flags the
+// calculator computed under its current rule (BoundVersion) from the same
+// cells: the document takes them rather than bounding every cell again
+// (the demo generator's, a run at a time, a million times). A run
+// derived under another rule gets New's.
+func OfDerived(r *run.Run, baseURL string) *Document {
+	s := calculator.ForRun(r)
+	flags := r.Flags
+	if r.BoundVersion != calculator.BoundVersion() {
+		flags = s.Flags(r)
+	}
+	return newDocument(r, baseURL, s, flags)
+}
+
+// newDocument is the document of r, whose setup is s and flags flags.
+func newDocument(r *run.Run, baseURL string, s calculator.RunSetup, flags []string) *Document {
 	d := &Document{
 		Schema: Schema, ID: r.ID, URL: paths.RunURL(baseURL, r.ID),
 		Submitter: NewSubmitter(r.Submitter, r.SubmitterVerified, r.Org), Profile: r.Profile, Integrity: r.Integrity,
 		Provenance: r.Provenance, Tool: r.Tool,
 		SourceFormat: r.SourceFormat, MeasuredAt: r.MeasuredAt, UploadedAt: r.UploadedAt,
 		StatusRules: r.RulesVersion, Hardware: r.Hardware, Engine: r.Engine, Model: r.Model,
-		Settings: r.Settings, Flags: calculator.Flags(r), Telemetry: r.Telemetry,
+		Settings: r.Settings, Flags: flags, Telemetry: r.Telemetry,
 		Source: Source{SHA256: r.Source.SHA256, Filename: r.Source.Filename, Size: r.Source.Size,
 			URL: baseURL + paths.RunFile(r.ID, "/source")},
 	}
@@ -123,7 +144,7 @@ func New(r *run.Run, baseURL string) *Document {
 	for i := range r.Prefill {
 		d.Prefill[i] = PrefillItem{PrefillRow: r.Prefill[i], Energy: energyOf(r.Prefill[i].TokensPerJoule())}
 	}
-	d.Decode, d.Bound = bounds(r)
+	d.Decode, d.Bound = bounds(r, s)
 	if d.Flags == nil {
 		d.Flags = []string{}
 	}
@@ -131,14 +152,15 @@ func New(r *run.Run, baseURL string) *Document {
 }
 
 // bounds are the decode cells with their bounds, and the run's summary,
-// from calculator.RunSetup: the same figures the report page shows.
-func bounds(r *run.Run) ([]DecodeItem, Bound) {
-	s := calculator.ForRun(r)
+// from its setup s: the same figures the report page shows, each cell
+// bounded once for both.
+func bounds(r *run.Run, s calculator.RunSetup) ([]DecodeItem, Bound) {
+	cells := s.Cells(r)
 	items := make([]DecodeItem, len(r.Decode))
 	for i := range r.Decode {
 		items[i].DecodeCell = r.Decode[i]
 		items[i].Energy = energyOf(r.Decode[i].TokensPerJoule())
-		b := s.Cell(&r.Decode[i])
+		b := cells[i]
 		if b.BoundTPS > 0 {
 			items[i].BoundTPS = &b.BoundTPS
 		}
@@ -151,7 +173,7 @@ func bounds(r *run.Run) ([]DecodeItem, Bound) {
 	if sum.Missing == nil {
 		sum.Missing = []string{}
 	}
-	if m, n := s.MedianEfficiency(r); n > 0 {
+	if m, n := calculator.MedianOf(cells); n > 0 {
 		sum.MedianEfficiency = &m
 	}
 	return items, sum

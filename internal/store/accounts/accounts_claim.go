@@ -36,7 +36,7 @@ func (s *Accounts) ClaimRun(ctx context.Context, id string, accountID int64, has
 		sub := catalog.Submitter(handle)
 		// The lock order of package bests: the identities row, then
 		// bestLock (the claim changes the run's submitter_slug, so it
-		// rebuilds its group's bests per submitter), then the runs row.
+		// rebuilds its group's bests per submitter and renews the others), then the runs row.
 		_, err := tx.Exec(ctx, `INSERT INTO identities (kind, slug, name) VALUES ('submitter', $1, $2) ON CONFLICT (kind, slug) DO NOTHING`,
 			sub.Slug, sub.Name)
 		if err != nil {
@@ -56,7 +56,8 @@ WHERE id = $1 AND claim_hash = $5 AND submitter_id IS NULL AND NOT hidden
 		if tag.RowsAffected() == 0 {
 			return db.ErrNotFound // the rollback takes the name back too
 		}
-		// Only the submitter changed: the group's other bests stand.
-		return bests.RebuildSubmitterBests(ctx, tx, id)
+		// Only the submitter changed: the group's other bests stand,
+		// showing the run's new submitter where it holds one.
+		return bests.RenewClaimedRun(ctx, tx, id)
 	}))
 }

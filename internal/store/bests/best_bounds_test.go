@@ -319,16 +319,13 @@ func TestBoundedOfferPlanSkipsProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	const offers = `'{0,0,0}', '{1,2,4}', '{total_tps,total_tps,total_tps}', '{valid,valid,valid}', '{-1,-2,-3}',
-        '{1,2,3}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+        '{1,2,3}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01', 'v', 'S', 's'`
 	for _, tc := range []struct {
 		table int
 		epoch int64
 		want  string
 	}{{0, epoch, "0"}, {0, epoch + 1, "3"}, {2, epoch, "0"}, {2, epoch + 1, "3"}} {
 		params := offers
-		if tc.table > 0 { // the extra column, a submitter
-			params += ", 's'"
-		}
 		sql := bests.BoundedOfferSQL(tc.table)
 		plan := explainOffer(t, conn, sql, fmt.Sprintf("%s, '{true,true,true}', %d", params, tc.epoch))
 		m := probeLoops.FindStringSubmatch(plan)

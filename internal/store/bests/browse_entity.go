@@ -153,13 +153,14 @@ func (s *Bests) BestAt(ctx context.Context, kind, slug string, points []GridPoin
 	case col == "":
 		return nil, fmt.Errorf("no bests by %s", kind)
 	}
-	// The best row per point first, then the run and the names of the
-	// winners only: ranking every group's cell with its run and names
+	// The best row per point first, with what it shows of its run
+	// (bestShownColumns; no flagged run holds one), then the
+	// names of the winners only: ranking every group's cell with its run and names
 	// (DISTINCT ON over a join) grew with the number of groups, 10×
 	// from 1k to 100k runs (docs/scale.md).
 	sql := `SELECT b.context, b.concurrency, ` + leaderColumns + `
 FROM (VALUES %s) AS p (context, concurrency)
-CROSS JOIN LATERAL (SELECT * FROM ` + table + ` b0
+CROSS JOIN LATERAL (SELECT b0.*, '{}'::text[] AS flags FROM ` + table + ` b0
     WHERE b0.` + col + ` = $1 AND b0.context = p.context AND b0.concurrency = p.concurrency
         AND b0.metric = $2 AND b0.status = 'valid'
     ORDER BY b0.sort_value, b0.uploaded_at, b0.run_id LIMIT 1) AS b` + leaderJoins

@@ -1,6 +1,10 @@
 package bests
 
-import "time"
+import (
+	"cmp"
+	"strings"
+	"time"
+)
 
 // The statements of the browse index (browse_index.go); those that file
 // a fresh run are files of sql/, sent in lock order (the package comment).
@@ -60,6 +64,24 @@ const bestCellsSelect = bestCellsSelectAll + ` AND NOT r.above_bound`
 // bestCellsColumnList is best_cells' columns, as a select list.
 const bestCellsColumnList = `context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug,
     quantization_slug, demo, sort_value, value, run_id, uploaded_at`
+
+// bestShownColumns are what a board shows of a best's run beside its cell
+// (LeaderRow's engine version, submitter and proven submitter), kept in
+// every table of bests after bestCellsColumnList (migration 0036), so that
+// a board reads one range of its index and no runs row: joined to runs
+// for them, a board at a rare grid point probed runs 100 times, and took
+// 1.2-2.8 times as long at a million runs as at a thousand. The offers
+// write them from the run (runShown), a rebuild from the runs row; a claim
+// changes a stored run's submitter and renews them (RenewClaimedRun).
+// version_best_cells' engine_version and submitter_best_cells'
+// submitter_slug are their tables' extra key columns too.
+const bestShownColumns = `engine_version, submitter, submitter_slug`
+
+// bestCopyColumns are the columns of every table of bests, as a COPY
+// names them (bestTable.columns).
+var bestCopyColumns = []string{"context", "concurrency", "metric", "status", "model_slug", "model_base_slug",
+	"hardware_slug", "engine_slug", "quantization_slug", "demo", "sort_value", "value", "run_id", "uploaded_at",
+	"engine_version", "submitter", "submitter_slug"}
 
 // bestCellsKey is best_cells' primary key.
 const bestCellsKey = `context, concurrency, metric, status, model_slug, hardware_slug, engine_slug, quantization_slug, demo`
@@ -133,20 +155,51 @@ func (t bestTable) extraList() string {
 	return ""
 }
 
+// keyOrder orders offers to t as its primary key does (the database's
+// collation is C: byte order): best_cells' from the point, the others'
+// from the group.
+func (t bestTable) keyOrder(a, b bestOffer) int {
+	ka, kb := &a.k, &b.k
+	point := cmp.Or(cmp.Compare(ka.context, kb.context), cmp.Compare(ka.concurrency, kb.concurrency),
+		strings.Compare(ka.metric, kb.metric), strings.Compare(ka.status, kb.status))
+	group := cmp.Or(strings.Compare(ka.model, kb.model), strings.Compare(ka.hardware, kb.hardware),
+		strings.Compare(ka.engine, kb.engine), strings.Compare(ka.quantization, kb.quantization),
+		compareBool(ka.demo, kb.demo), strings.Compare(ka.extra, kb.extra))
+	if t.extra == "" {
+		return cmp.Or(point, group)
+	}
+	return cmp.Or(group, point)
+}
+
+// compareBool orders false before true, as PostgreSQL does.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}
+
 // key is t's key columns.
 func (t bestTable) key() string { return bestCellsKey + t.extraList() }
 
-// columns is t's columns, in parentheses.
-func (t bestTable) columns() string { return `(` + bestCellsColumnList + t.extraList() + `)` }
+// columns is the columns of every table of bests, t's among them, in
+// parentheses: bestCellsColumnList, then bestShownColumns (of which t's
+// extra column is one).
+func (t bestTable) columns() string {
+	return `(` + bestCellsColumnList + `, ` + bestShownColumns + `)`
+}
 
 // cellsSelect is bestCellsSelect in t's columns: for a table with an
-// extra column, only the runs whose value of it is not empty, and that
-// value last.
+// extra column, only the runs whose value of it is not empty.
 func (t bestTable) cellsSelect() string {
+	sel := bestCellsSelectList + `, r.engine_version, r.submitter, r.submitter_slug` + bestCellsFrom + ` AND NOT r.above_bound`
 	if t.extra != "" {
-		return bestCellsSelectList + `, r.` + t.extra + bestCellsFrom + ` AND NOT r.above_bound AND r.` + t.extra + ` <> ''`
+		sel += ` AND r.` + t.extra + ` <> ''`
 	}
-	return bestCellsSelect
+	return sel
 }
 
 // rebuildSQL inserts into t the best of the cells cellsSelect picks where
@@ -184,43 +237,42 @@ func (t bestTable) offerRunArgs(offers []bestOffer, skip []bool, epoch int64) []
 		sortValues[i], values[i] = v.sortValue, v.value
 	}
 	k, v := offers[0].k, offers[0].v
-	args := []any{contexts, concurrencies, metrics, statuses, sortValues, values,
-		k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded}
-	if t.extra != "" {
-		args = append(args, k.extra)
-	}
-	return append(args, skip, epoch)
+	return []any{contexts, concurrencies, metrics, statuses, sortValues, values,
+		k.model, v.base, k.hardware, k.engine, k.quantization, k.demo, v.runID, v.uploaded,
+		v.shown.engineVersion, v.shown.submitter, v.shown.submitterSlug, skip, epoch}
 }
 
 // offerArgs are t.offer's parameters for offers: each column of t as an
-// array, in the table's order.
+// array, in columns' order.
 func (t bestTable) offerArgs(offers []bestOffer) []any {
 	n := len(offers)
 	contexts, concurrencies := make([]int, n), make([]int, n)
 	metrics, statuses, models, bases := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	hardware, engines, quants, runIDs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	demos, sortValues, values, uploaded := make([]bool, n), make([]float64, n), make([]float64, n), make([]time.Time, n)
-	extras := make([]string, n)
+	versions, submitters, submitterSlugs := make([]string, n), make([]string, n), make([]string, n)
 	for i := range offers {
 		k, v := &offers[i].k, &offers[i].v
 		contexts[i], concurrencies[i], metrics[i], statuses[i] = k.context, k.concurrency, k.metric, k.status
 		models[i], bases[i], hardware[i], engines[i], quants[i] = k.model, v.base, k.hardware, k.engine, k.quantization
 		demos[i], sortValues[i], values[i], runIDs[i], uploaded[i] = k.demo, v.sortValue, v.value, v.runID, v.uploaded
-		extras[i] = k.extra
+		versions[i], submitters[i], submitterSlugs[i] = v.shown.engineVersion, v.shown.submitter, v.shown.submitterSlug
 	}
-	args := []any{contexts, concurrencies, metrics, statuses, models, bases, hardware, engines, quants, demos,
-		sortValues, values, runIDs, uploaded}
-	if t.extra != "" {
-		args = append(args, extras)
-	}
-	return args
+	return []any{contexts, concurrencies, metrics, statuses, models, bases, hardware, engines, quants, demos,
+		sortValues, values, runIDs, uploaded, versions, submitters, submitterSlugs}
 }
 
-// offersOf lists the cells in best, as offers.
-func offersOf(best map[bestKey]bestRow) []bestOffer {
-	offers := make([]bestOffer, 0, len(best))
-	for k, v := range best {
-		offers = append(offers, bestOffer{k, v})
+// offersOf lists the cells in best (one table's of bestMaps), as offers.
+func offersOf(best map[bestGroup]map[bestPoint]bestRow) []bestOffer {
+	n := 0
+	for _, points := range best {
+		n += len(points)
+	}
+	offers := make([]bestOffer, 0, n)
+	for g, points := range best {
+		for p, v := range points {
+			offers = append(offers, bestOffer{keyOf(g, p), v})
+		}
 	}
 	return offers
 }

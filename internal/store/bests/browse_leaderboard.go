@@ -72,23 +72,28 @@ type LeaderRow struct {
 	Flags []string
 }
 
-// leaderColumns names a best cell b of run r with its identities' names,
-// read from leaderJoins.
+// leaderColumns names a best cell b, with what it shows of its run
+// (bestShownColumns, and its flags), with its identities' names, read
+// from leaderJoins.
 const leaderColumns = `b.run_id, b.value, b.uploaded_at, b.demo,
     b.model_slug, coalesce(im.name, b.model_slug) AS model_name,
     b.hardware_slug, coalesce(ih.name, b.hardware_slug) AS hardware_name,
     b.engine_slug, coalesce(ie.name, b.engine_slug) AS engine_name,
     b.quantization_slug, coalesce(iq.name, '') AS quantization_name,
-    r.engine_version, r.submitter, r.submitter_slug, r.flags`
+    b.engine_version, b.submitter, b.submitter_slug, b.flags`
 
-// leaderJoins joins a best cell b to its run r and its four identities'
+// storedRows is the select list of a table of bests b's rows for
+// leaderColumns: none of its runs is flagged (bestCellsSelect, eachOffer;
+// a change of a run's flags rebuilds its group).
+const storedRows = `b.*, '{}'::text[] AS flags`
+
+// leaderJoins joins a best cell b to its four identities'
 // names for leaderColumns. Joins, not a subquery per name: the planner
 // hashes the small identities table once, where four correlated
 // subqueries scanned it four times per row (a model's board of 62 rows
 // spent 5 of its 7.7 ms there). Each identity join matches at most one row
 // (the key is kind and slug), so the rows are b's.
 const leaderJoins = `
-JOIN runs r ON r.id = b.run_id
 LEFT JOIN identities im ON im.kind = 'model' AND im.slug = b.model_slug
 LEFT JOIN identities ih ON ih.kind = 'hardware' AND ih.slug = b.hardware_slug
 LEFT JOIN identities ie ON ie.kind = 'engine' AND ie.slug = b.engine_slug
@@ -115,17 +120,14 @@ func (s *Bests) Leaderboard(ctx context.Context, lq LeaderQuery) (_ []LeaderRow,
 // filter when live is set: what the tables of bests must equal.
 func (s *Bests) leaderboard(ctx context.Context, lq LeaderQuery, live bool) (_ []LeaderRow, err error) {
 	var q query
-	from, err := s.boardFrom(ctx, &q, lq, live)
+	from, rowsOf, err := s.boardFrom(ctx, &q, lq, live)
 	if err != nil {
 		return nil, err
 	}
 	q.args = append(q.args, lq.Limit)
-	// The rows first, their runs and names after: only the shown rows
-	// are joined. Every best cell has its run (a run's rows go with it,
-	// by the triggers on runs), so limiting before the join to runs leaves
-	// the same rows.
-	sql := fmt.Sprintf(`SELECT %s FROM (SELECT b.* FROM %s%s ORDER BY %s LIMIT $%d) AS b%s
-ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoins, leaderOrder)
+	// The rows first, their names after: only the shown rows are joined.
+	sql := fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM %s%s ORDER BY %s LIMIT $%d) AS b%s
+ORDER BY %s`, leaderColumns, rowsOf, from, q.sql(), leaderOrder, len(q.args), leaderJoins, leaderOrder)
 	rows, _ := s.db.Public().Query(ctx, sql, q.args...)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (LeaderRow, error) {
 		var l LeaderRow
@@ -137,19 +139,22 @@ ORDER BY %s`, leaderColumns, from, q.sql(), leaderOrder, len(q.args), leaderJoin
 
 // boardFrom is the best cells b of lq's board, one per group, with their
 // conditions and arguments in q: a table of bests where the filter has
-// one, else (or when live is set) the runs' own cells.
-func (s *Bests) boardFrom(ctx context.Context, q *query, lq LeaderQuery, live bool) (string, error) {
+// one, else (or when live is set) the runs' own cells. rows is the select
+// list of b's rows that leaderColumns reads.
+func (s *Bests) boardFrom(ctx context.Context, q *query, lq LeaderQuery, live bool) (from, rows string, err error) {
 	if !validMetric(lq.Metric) {
-		return "", fmt.Errorf("unknown metric %q", lq.Metric)
+		return "", "", fmt.Errorf("unknown metric %q", lq.Metric)
 	}
 	t, stored := lq.Filter.bests()
 	switch {
 	case live || !stored:
-		return s.liveBests(ctx, q, lq, "")
+		from, err = s.liveBests(ctx, q, lq, "")
+		return from, "b.*", err
 	case lq.IncludeFlagged:
-		return s.bestsWithFlagged(ctx, q, lq, t)
+		from, err = s.bestsWithFlagged(ctx, q, lq, t)
+		return from, "b.*", err
 	}
-	return t.name + " b", s.storedBests(ctx, q, lq)
+	return t.name + " b", storedRows, s.storedBests(ctx, q, lq)
 }
 
 // dest is where a row of leaderColumns scans into, in their order. By
@@ -195,7 +200,8 @@ func (s *Bests) liveBests(ctx context.Context, q *query, lq LeaderQuery, more st
 	if err := s.filter(ctx, &live, lq.Filter, "r", false); err != nil {
 		return "", err
 	}
-	cells := bestCellsSelectList + liveCellsFrom(point) + bestCellsWhere
+	cells := bestCellsSelectList + `, r.engine_version, r.submitter, r.submitter_slug, r.flags` +
+		liveCellsFrom(point) + bestCellsWhere
 	if !lq.IncludeFlagged {
 		cells += ` AND NOT r.above_bound`
 	}
@@ -237,8 +243,8 @@ func (s *Bests) bestsWithFlagged(ctx context.Context, q *query, lq LeaderQuery, 
 	if err := s.storedBests(ctx, &stored, lq); err != nil {
 		return "", err
 	}
-	storedSQL := fmt.Sprintf(`SELECT %s FROM %s b%s ORDER BY %s LIMIT $%d`,
-		bestCellsColumnList, t.name, stored.sql(), leaderOrder, len(stored.args)+1)
+	storedSQL := fmt.Sprintf(`SELECT %s, %s, '{}'::text[] AS flags FROM %s b%s ORDER BY %s LIMIT $%d`,
+		bestCellsColumnList, bestShownColumns, t.name, stored.sql(), leaderOrder, len(stored.args)+1)
 	q.args = append(stored.args, lq.Limit)
 	flagged, err := s.liveBests(ctx, q, lq, "r.above_bound")
 	if err != nil {
@@ -246,7 +252,7 @@ func (s *Bests) bestsWithFlagged(ctx context.Context, q *query, lq LeaderQuery, 
 	}
 	return `(SELECT DISTINCT ON (` + bestCellsKey + `) * FROM (
     (` + storedSQL + `)
-    UNION ALL SELECT ` + bestCellsColumnList + ` FROM ` + flagged + `) AS u
+    UNION ALL SELECT ` + bestCellsColumnList + `, ` + bestShownColumns + `, flags FROM ` + flagged + `) AS u
 ORDER BY ` + bestCellsKey + `, sort_value, uploaded_at, run_id) AS b`, nil
 }
 
@@ -260,8 +266,10 @@ func validMetric(m string) bool {
 }
 
 // fixLiveColumns renames the live subquery's columns to best_cells' names
-// (v → value, id → run_id) so one outer query reads either.
+// (v → value, id → run_id) so one outer query reads either; its rows say
+// how each of their runs is flagged.
 func fixLiveColumns(from string) string {
 	return "(SELECT context, concurrency, metric, status, model_slug, model_base_slug, hardware_slug, engine_slug, " +
-		"quantization_slug, demo, sort_value, v AS value, id AS run_id, uploaded_at FROM " + from + ") AS b"
+		"quantization_slug, demo, sort_value, v AS value, id AS run_id, uploaded_at, " + bestShownColumns +
+		", flags FROM " + from + ") AS b"
 }

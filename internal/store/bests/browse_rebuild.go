@@ -92,12 +92,33 @@ func rebuildGroupBests(ctx context.Context, tx pgx.Tx, id string, tables ...best
 	return nil
 }
 
-// RebuildSubmitterBests recomputes the bests per submitter of run id's
-// group (submitter_best_cells) and its unpowered runs, counted per
-// submitter too, from every run of that group: after a claim changed only
-// the run's submitter, the group's other bests stand.
-// The caller holds LockBest.
-func RebuildSubmitterBests(ctx context.Context, tx pgx.Tx, id string) error {
+// renewShownSQL and renewVersionShownSQL copy a claimed run's submitter
+// into the bests it holds in best_cells and version_best_cells
+// (bestShownColumns), found by the run (best_cells_run_idx) and by its
+// group and version, the primary key's prefix.
+const renewShownSQL = `
+UPDATE best_cells b SET submitter = r.submitter, submitter_slug = r.submitter_slug
+FROM runs r WHERE r.id = $1 AND b.run_id = r.id`
+
+const renewVersionShownSQL = `
+UPDATE version_best_cells b SET submitter = r.submitter, submitter_slug = r.submitter_slug
+FROM runs r WHERE r.id = $1 AND b.run_id = r.id
+    AND (b.model_slug, b.hardware_slug, b.engine_slug, b.quantization_slug, b.demo, b.engine_version) =
+        (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo, r.engine_version)`
+
+// RenewClaimedRun renews the bests after a claim changed run id's
+// submitter, and nothing else: the bests per submitter of its group
+// (submitter_best_cells) are derived again from every run of the group,
+// and the bests the run holds in the other tables take its new submitter
+// (bestShownColumns), where they stand; its group's unpowered runs,
+// counted per submitter too, are counted again. The caller holds LockBest.
+func RenewClaimedRun(ctx context.Context, tx pgx.Tx, id string) error {
+	b := &pgx.Batch{}
+	b.Queue(renewShownSQL, id)
+	b.Queue(renewVersionShownSQL, id)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("renew claimed run: %w", err)
+	}
 	if err := rebuildGroupBests(ctx, tx, id, submitterBests); err != nil {
 		return err
 	}

@@ -22,6 +22,46 @@ type bestKey struct {
 	extra                                 string
 }
 
+// bestGroup is a bestKey without its point: what every offer of one run
+// to one table shares.
+type bestGroup struct {
+	model, hardware, engine, quantization string
+	demo                                  bool
+	extra                                 string
+}
+
+// bestPoint is the rest of a bestKey, in numbers: the metric's index in
+// Metrics and the status's in bestStatuses. A key without strings hashes
+// in a few nanoseconds; a load offers some 250 cells a run.
+type bestPoint struct {
+	context, concurrency int32
+	metric, status       uint8
+}
+
+// bestStatuses are the cell statuses the tables of bests rank.
+var bestStatuses = [...]string{string(run.Valid), string(run.Queued)}
+
+func (k bestKey) group() bestGroup {
+	return bestGroup{k.model, k.hardware, k.engine, k.quantization, k.demo, k.extra}
+}
+
+func (k bestKey) point() bestPoint {
+	p := bestPoint{context: int32(k.context), concurrency: int32(k.concurrency)}
+	for p.metric < uint8(len(Metrics)-1) && Metrics[p.metric] != k.metric {
+		p.metric++
+	}
+	if k.status != bestStatuses[0] {
+		p.status = 1
+	}
+	return p
+}
+
+// keyOf is the bestKey of group g at point p.
+func keyOf(g bestGroup, p bestPoint) bestKey {
+	return bestKey{int(p.context), int(p.concurrency), Metrics[p.metric], bestStatuses[p.status],
+		g.model, g.hardware, g.engine, g.quantization, g.demo, g.extra}
+}
+
 // bestRow is the rest of a best_cells row.
 type bestRow struct {
 	base      string
@@ -29,7 +69,13 @@ type bestRow struct {
 	value     float64
 	runID     string
 	uploaded  time.Time
+	shown     *runShown // nil in history_cells' rows, which keep none
 }
+
+// runShown is a run's values of bestShownColumns, shared by its offers:
+// one pointer a row rather than three strings, since a load keeps some
+// two million rows in memory (FreshIndex).
+type runShown struct{ engineVersion, submitter, submitterSlug string }
 
 // better is whether a ranks before b: smaller sort value, then the
 // earlier upload, then the smaller id (ids are ASCII: byte order is the
@@ -56,9 +102,20 @@ type groupRow struct {
 // cells of fresh run r (stored under id at uploaded) that beat the best
 // kept so far (eachOffer).
 func offerCells(best bestMaps, id string, r *run.Run, uploaded time.Time) {
+	// The run's group in each table and its points there, looked up
+	// once: every offer of the run to a table has the same group.
+	groups, points := make([]bestGroup, len(bestTables)), make([]map[bestPoint]bestRow, len(bestTables))
 	eachOffer(id, r, uploaded, func(j int, k bestKey, row bestRow) {
-		if old, ok := best[j][k]; !ok || row.better(old) {
-			best[j][k] = row
+		if g := k.group(); points[j] == nil || groups[j] != g {
+			groups[j] = g
+			if points[j] = best[j][g]; points[j] == nil {
+				points[j] = map[bestPoint]bestRow{}
+				best[j][g] = points[j]
+			}
+		}
+		p := k.point()
+		if old, ok := points[j][p]; !ok || row.better(old) {
+			points[j][p] = row
 		}
 	})
 }
@@ -75,6 +132,7 @@ func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k be
 	}
 	ids := runIdentities(r)
 	hw, engine, model, base, quant := ids[0].Slug, ids[1].Slug, ids[2].Slug, ids[3].Slug, ids[5].Slug
+	shown := &runShown{engineVersion: r.Engine.Version, submitter: r.Submitter, submitterSlug: ids[4].Slug}
 	extras := make([]string, len(bestTables)) // the run's value of each table's extra column
 	for j, t := range bestTables {
 		extras[j] = t.extraOf(r, ids[4].Slug)
@@ -94,7 +152,7 @@ func eachOffer(id string, r *run.Run, uploaded time.Time, offer func(j int, k be
 				continue
 			}
 			k := bestKey{c.Context, c.Concurrency, m.name, string(c.Status), model, hw, engine, quant, r.Demo, ""}
-			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded}
+			row := bestRow{base: base, sortValue: m.sign * *m.v, value: *m.v, runID: id, uploaded: uploaded, shown: shown}
 			for j, t := range bestTables {
 				if k.extra = extras[j]; t.extra != "" && k.extra == "" {
 					continue
@@ -165,15 +223,17 @@ func (t bestTable) extraOf(r *run.Run, submitter string) string {
 	return ""
 }
 
-// bestMaps is best cells kept in memory, one map per table of bestTables,
-// in its order: a batch's or a load's (FreshIndex), or an upload's to
-// offer (offerCells).
-type bestMaps []map[bestKey]bestRow
+// bestMaps is best cells kept in memory, per table of bestTables (in its
+// order), by group and then by point: a batch's or a load's (FreshIndex),
+// or an upload's to offer (offerCells). A load keeps some two million,
+// offered some 600 times a run; keyed by the whole bestKey, each offer
+// hashed its seven strings, a fifth of the load's CPU.
+type bestMaps []map[bestGroup]map[bestPoint]bestRow
 
 func newBestMaps() bestMaps {
 	b := make(bestMaps, len(bestTables))
 	for i := range b {
-		b[i] = map[bestKey]bestRow{}
+		b[i] = map[bestGroup]map[bestPoint]bestRow{}
 	}
 	return b
 }

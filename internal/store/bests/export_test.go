@@ -51,13 +51,14 @@ func RebuildAllBest(ctx context.Context, s *Bests) error {
 // RunIndexSQL is the browse index's statements that file one uploaded run,
 // with a literal list of parameters for each that EXECUTE accepts.
 func RunIndexSQL() map[string]string {
-	// A run's offers, none marked (every offer probes).
-	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01'`
+	// A run's offers, none marked (every offer probes), of a run that
+	// names a version and a proven submitter.
+	offer := `'{0}', '{1}', '{total_tps}', '{valid}', '{-1}', '{1}', 'm', 'b', 'h', 'e', 'q', true, 'a', '2026-12-01', 'v', 'S', 's'`
 	marks := `, '{false}', 0`
 	return map[string]string{
 		groupBests.offerRun:     offer + marks,
-		versionBests.offerRun:   offer + `, 'v'` + marks,
-		submitterBests.offerRun: offer + `, 's'` + marks,
+		versionBests.offerRun:   offer + marks,
+		submitterBests.offerRun: offer + marks,
 		countRunGroupsSQL:       `'a'`,
 		countRunVersionsSQL:     `'a'`,
 		countRunDeltasSQL:       `'a', 1`,

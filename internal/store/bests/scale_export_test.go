@@ -49,7 +49,7 @@ func GroupBestsSQL() map[string][2]string {
 	const group = ` (model_slug, hardware_slug, engine_slug, quantization_slug, demo) = ($1, $2, $3, $4, $5)`
 	out := map[string][2]string{}
 	for _, t := range bestTables {
-		stored := `SELECT x::text FROM (SELECT ` + bestCellsColumnList + t.extraList() + ` FROM ` + t.name +
+		stored := `SELECT x::text FROM (SELECT ` + bestCellsColumnList + `, ` + bestShownColumns + ` FROM ` + t.name +
 			` WHERE` + group + `) AS x ORDER BY 1`
 		derived := `SELECT x::text FROM (SELECT DISTINCT ON (` + t.key() + `) * FROM (` + t.cellsSelect() +
 			` AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ($1, $2, $3, $4, $5)) AS y

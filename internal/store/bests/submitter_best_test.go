@@ -186,6 +186,7 @@ func TestSubmitterBoardsMatchRuns(t *testing.T) {
 
 	claimSome(t, s, ids, map[int64]int{okafor: 6, sandberg: 3})
 	checkSubmitterBoards(t, s, "claimed")
+	checkShownSubmitters(t, s, "claimed")
 
 	for id := range firstPlaces(t, s, "okafor") {
 		if err := s.ModerateHideRun(ctx, id, "admin", "test"); err != nil {
@@ -205,23 +206,54 @@ func TestSubmitterBoardsMatchRuns(t *testing.T) {
 	}
 	checkSubmitterBoards(t, s, "more uploads")
 
-	before := storetest.DumpTable(t, dbURL, "submitter_best_cells")
-	if len(before) == 0 {
-		t.Fatal("submitter_best_cells is empty")
+	// Every table of bests, since the claims changed what the others
+	// show of their runs (bestShownColumns).
+	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells"}
+	before := map[string][]string{}
+	for _, table := range tables {
+		if before[table] = storetest.DumpTable(t, dbURL, table); len(before[table]) == 0 {
+			t.Fatalf("%s is empty", table)
+		}
 	}
 	if err := s.RebuildBrowse(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if after := storetest.DumpTable(t, dbURL, "submitter_best_cells"); !slices.Equal(before, after) {
-		t.Errorf("the kept table (%d rows) differs from a rebuild from every run (%d rows); first kept row not rebuilt: %s",
-			len(before), len(after), storetest.FirstMissing(before, after))
+	for _, table := range tables {
+		if after := storetest.DumpTable(t, dbURL, table); !slices.Equal(before[table], after) {
+			t.Errorf("the kept %s (%d rows) differs from a rebuild from every run (%d rows); first kept row not rebuilt: %s",
+				table, len(before[table]), len(after), storetest.FirstMissing(before[table], after))
+		}
 	}
 	checkSubmitterBoards(t, s, "rebuilt")
 
+	// The last migration fills what the boards show from the runs rows.
 	migrateLastDownUp(t, dbURL)
-	if after := storetest.DumpTable(t, dbURL, "submitter_best_cells"); !slices.Equal(before, after) {
-		t.Errorf("the kept table (%d rows) differs from the migration's backfill (%d rows); first kept row not filled: %s",
-			len(before), len(after), storetest.FirstMissing(before, after))
+	for _, table := range tables {
+		if after := storetest.DumpTable(t, dbURL, table); !slices.Equal(before[table], after) {
+			t.Errorf("the kept %s (%d rows) differs from the migration's backfill (%d rows); first kept row not filled: %s",
+				table, len(before[table]), len(after), storetest.FirstMissing(before[table], after))
+		}
+	}
+}
+
+// checkShownSubmitters wants the boards without a submitter filter, from
+// best_cells and version_best_cells, to equal the boards ranked from the
+// runs' own cells, every field of every row: after a claim their rows show
+// the run's new submitter.
+func checkShownSubmitters(t *testing.T, s *store.Store, step string) {
+	t.Helper()
+	for _, f := range []bests.RunFilter{{}, {EngineVersion: "0.8.0"}, {EngineVersion: "0.10.0"}} {
+		for _, cell := range [][2]int{{0, 1}, {8192, 4}} {
+			for _, metric := range bests.Metrics {
+				for _, queued := range []bool{false, true} {
+					q := bests.LeaderQuery{Context: cell[0], Concurrency: cell[1], Metric: metric, Queued: queued,
+						Filter: f, Limit: 1000}
+					if got, want := boardLines(t, s, q), liveLines(t, s, q); got != want {
+						t.Errorf("%s: %+v:\nfrom the table: %s\nranked from the runs' cells: %s", step, q, got, want)
+					}
+				}
+			}
+		}
 	}
 }
 
