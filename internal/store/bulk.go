@@ -153,12 +153,14 @@ func (b *Bulk) copyRuns(ctx context.Context, tx pgx.Tx, runs []NewRun, uploaded 
 
 // Finish offers the best cells, group counts and history cells of the
 // runs copied since the last Finish to the stored ones, as the upload path
-// does (a better cell replaces the stored best; counts add up), folds the
-// counts, and refreshes the planner's statistics. It announces a reset:
-// every leaderboard and entity page may have changed. A long load calls it
-// now and then (or FinishInBackground), so that what an interruption
-// leaves unranked, and what the load holds in memory, stay small. It
-// first waits for an offer FinishInBackground started.
+// does (a better cell replaces the stored best; counts add up), or copies
+// them into the tables while they are empty (Bulk.empty), folds the counts,
+// and refreshes the planner's statistics (in a load that deferred the
+// indexes, Close does). It announces a reset: every leaderboard and entity
+// page may have changed. A long load onto stored runs calls it now and
+// then (or FinishInBackground), so that what an interruption leaves
+// unranked, and what the load holds in memory, stay small. It first waits
+// for an offer FinishInBackground started.
 func (b *Bulk) Finish(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "Bulk.Finish")
 	if err := b.wait(); err != nil {
@@ -221,7 +223,9 @@ func (b *Bulk) offer(ctx context.Context, index *bests.FreshIndex, empty bool) e
 		}
 		return Change{Reset: true}, nil
 	})
-	if err != nil {
+	if err != nil || empty {
+		// Tables that were empty are a load's that deferred their
+		// indexes: Close analyzes them once those are built.
 		return err
 	}
 	return b.s.Analyze(ctx)
