@@ -15,8 +15,7 @@ import (
 
 // RederiveStore is what deriving stored runs again needs of the database.
 type RederiveStore interface {
-	StaleRuns(ctx context.Context, rulesVersion string) ([]string, error)
-	FlagStaleRuns(ctx context.Context, rulesVersion, boundVersion string) ([]string, error)
+	StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (rules, flags []string, err error)
 	ConfirmFlags(ctx context.Context, boundVersion string, ids []string, flags [][]string) error
 	GetRun(ctx context.Context, id string) (*run.Run, error)
 	GetSource(ctx context.Context, id string) ([]byte, run.Source, error)
@@ -42,7 +41,8 @@ const confirmBatch = 500
 // batches; a run whose flags change is derived again in full, which
 // renews what ranks it.
 func RederiveStale(ctx context.Context, st RederiveStore) (int, error) {
-	ids, err := st.StaleRuns(ctx, status.RulesVersion)
+	version := calculator.BoundVersion()
+	ids, flagged, err := st.StaleRuns(ctx, status.RulesVersion, version)
 	if err != nil {
 		return 0, err
 	}
@@ -52,11 +52,6 @@ func RederiveStale(ctx context.Context, st RederiveStore) (int, error) {
 		}
 	}
 	renewed := len(ids)
-	version := calculator.BoundVersion()
-	ids, err = st.FlagStaleRuns(ctx, status.RulesVersion, version)
-	if err != nil {
-		return renewed, err
-	}
 	var held []string
 	var heldFlags [][]string
 	confirm := func() error {
@@ -64,7 +59,7 @@ func RederiveStale(ctx context.Context, st RederiveStore) (int, error) {
 		held, heldFlags = held[:0], heldFlags[:0]
 		return err
 	}
-	for _, id := range ids {
+	for _, id := range flagged {
 		r, err := st.GetRun(ctx, id)
 		if errors.Is(err, db.ErrNotFound) {
 			continue // deleted since it was listed

@@ -12,26 +12,29 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
-// StaleRuns returns the ids of runs derived with other status rules than
-// rulesVersion, oldest first: they are to be derived again from their
-// source.
-func (s *Store) StaleRuns(ctx context.Context, rulesVersion string) (_ []string, err error) {
-	defer db.Wrap(&err, "StaleRuns(%q)", rulesVersion)
-	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version <> $1
-ORDER BY uploaded_at, id`, rulesVersion)
-	return pgx.CollectRows(rows, pgx.RowTo[string])
-}
-
-// FlagStaleRuns returns the ids of runs derived under rulesVersion but
-// flagged with other calculator tables than boundVersion, oldest first:
-// their flags are to be checked again (ingest.RederiveStale). An edit of
-// the GPU or model tables makes every run one of these; most keep their
+// StaleRuns reads, in one pass over the runs, oldest first: the ids of
+// runs derived with other status rules than rulesVersion (rules: to be
+// derived again from their source), and of runs derived under
+// rulesVersion but flagged with other calculator tables than boundVersion
+// (flags: to be checked again, ingest.RederiveStale). An edit of the GPU
+// or model tables makes every run one of the latter; most keep their
 // flags.
-func (s *Store) FlagStaleRuns(ctx context.Context, rulesVersion, boundVersion string) (_ []string, err error) {
-	defer db.Wrap(&err, "FlagStaleRuns(%q, %q)", rulesVersion, boundVersion)
-	rows, _ := s.db.Pool().Query(ctx, `SELECT id FROM runs WHERE rules_version = $1 AND bound_version <> $2
+func (s *Store) StaleRuns(ctx context.Context, rulesVersion, boundVersion string) (rules, flags []string, err error) {
+	defer db.Wrap(&err, "StaleRuns(%q, %q)", rulesVersion, boundVersion)
+	rows, _ := s.db.Pool().Query(ctx, `SELECT id, rules_version <> $1 FROM runs
+WHERE rules_version <> $1 OR bound_version <> $2
 ORDER BY uploaded_at, id`, rulesVersion, boundVersion)
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	var id string
+	var ruled bool
+	_, err = pgx.ForEachRow(rows, []any{&id, &ruled}, func() error {
+		if ruled {
+			rules = append(rules, id)
+		} else {
+			flags = append(flags, id)
+		}
+		return nil
+	})
+	return rules, flags, err
 }
 
 // ConfirmFlags records that the runs of ids, checked again with the

@@ -47,7 +47,7 @@ func TestFlagsRoundTrip(t *testing.T) {
 		!slices.Equal(list[0].Flags, []string{run.FlagPowerImplausible}) {
 		t.Errorf("ListRuns flags %+v, %v", list, err)
 	}
-	if ids, err := st.FlagStaleRuns(ctx, r.RulesVersion, "optimistic-2:def"); err != nil || len(ids) != 1 {
+	if rules, ids, err := st.StaleRuns(ctx, r.RulesVersion, "optimistic-2:def"); err != nil || len(rules) != 0 || len(ids) != 1 {
 		t.Errorf("StaleRuns with another bound version = %v, %v", ids, err)
 	}
 	r.Flags = []string{run.FlagAboveBound, run.FlagPowerImplausible}
