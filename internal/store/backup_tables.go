@@ -97,6 +97,7 @@ var backupLeftOut = map[string]string{
 	"best_epoch":              "a counter of rebuilds that servers compare with itself only; any value will do",
 	"version_best_cells":      "derived again as each run is restored",
 	"submitter_best_cells":    "derived again as each run is restored",
+	"plan_ladders":            "derived from best_cells by its triggers as each run is restored",
 	"browse_groups":           "derived again as each run is restored",
 	"browse_count_deltas":     "derived again as each run is restored",
 	"identity_runs":           "derived again as each run is restored",

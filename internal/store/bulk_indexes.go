@@ -28,6 +28,11 @@ var deferredTables = []string{"runs", "decode_cells", "prefill_rows",
 // cells come from one document, as an upload's do).
 var deferredKeyTables = []string{"decode_cells", "prefill_rows"}
 
+// deferredLast is the entry of bulk_deferred_indexes made last, after
+// every index: the planner's ladders, which a bulk load into an empty
+// database derives once at its end rather than with every copy of bests.
+const deferredLast = "plan_ladders"
+
 // deferIndexesSQL lists the indexes a load defers, with the statement that
 // builds each again: a constraint's own ALTER TABLE, or the index's
 // definition.
@@ -47,9 +52,10 @@ ORDER BY c.relname, ic.relname`
 
 // deferIndexes drops the indexes a load into an empty database defers
 // (deferredTables), recording how to build each in bulk_deferred_indexes,
-// in one transaction. It does nothing when runs holds a row: a load onto
-// stored runs keeps every index, as the site may be serving them. It
-// reports whether it deferred any.
+// in one transaction, and the planner's ladders after them (deferredLast).
+// It does nothing when runs holds a row: a load onto stored runs keeps
+// every index, as the site may be serving them. It reports whether it
+// deferred them.
 func (s *Store) deferIndexes(ctx context.Context) (deferred bool, err error) {
 	defer db.Wrap(&err, "deferIndexes")
 	err = s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
@@ -79,7 +85,15 @@ func (s *Store) deferIndexes(ctx context.Context) (deferred bool, err error) {
 				return fmt.Errorf("%s: %w", x.drop, err)
 			}
 		}
-		deferred = len(idx) > 0
+		// The planner's ladders are derived from best_cells through its
+		// index and the cells' key: they wait for the indexes, built
+		// last of all (deferredLast), and best_cells' triggers leave them
+		// alone meanwhile (migration 0037).
+		if _, err := tx.Exec(ctx, `INSERT INTO bulk_deferred_indexes (name, table_name, restore) VALUES ($1, $1, $2)`,
+			deferredLast, `SELECT plan_ladders_renew_all()`); err != nil {
+			return fmt.Errorf("%s: %w", deferredLast, err)
+		}
+		deferred = true
 		return nil
 	})
 	return deferred, err
@@ -92,7 +106,8 @@ func (s *Store) deferIndexes(ctx context.Context) (deferred bool, err error) {
 func (s *Store) BuildDeferredIndexes(ctx context.Context) (err error) {
 	defer db.Wrap(&err, "BuildDeferredIndexes")
 	return s.db.Transact(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `SELECT restore FROM bulk_deferred_indexes ORDER BY table_name, name FOR UPDATE`)
+		rows, _ := tx.Query(ctx, `SELECT restore FROM bulk_deferred_indexes ORDER BY name = $1, table_name, name FOR UPDATE`,
+			deferredLast)
 		restores, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil || len(restores) == 0 {
 			return err

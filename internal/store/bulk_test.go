@@ -88,7 +88,7 @@ func TestBulkMatchesInsertRun(t *testing.T) {
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows", "run_telemetry",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
-		"history_cells", "history_versions", "history_setups", "unpowered_runs"} {
+		"history_cells", "history_versions", "history_setups", "unpowered_runs", "plan_ladders"} {
 		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)
 		// The bulk load takes no proven submitter (CopyRuns refuses
 		// them), so it leaves submitter_best_cells empty, as InsertRun
@@ -229,7 +229,7 @@ func TestBulkOnStoredRuns(t *testing.T) {
 	}
 	compare := func(when string) {
 		for _, table := range []string{"runs", "decode_cells", "identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs",
-			"engine_version_runs", "history_cells", "history_versions", "history_setups", "unpowered_runs"} {
+			"engine_version_runs", "history_cells", "history_versions", "history_setups", "unpowered_runs", "plan_ladders"} {
 			if a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table); !slices.Equal(a, b) {
 				t.Errorf("%s: %s differs: %d rows one by one, %d in bulk; first missing: %v",
 					when, table, len(a), len(b), storetest.FirstMissing(a, b))

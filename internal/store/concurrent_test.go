@@ -59,6 +59,13 @@ func TestConcurrentNewIdentities(t *testing.T) {
 	if n := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM identities WHERE slug LIKE '%race%'`); n != rounds*6 {
 		t.Errorf("%d identities, want %d", n, rounds*6)
 	}
+	// The planner's ladders hold every writer's bests: the 16 uploads of a
+	// round write bests of one setup at once, each renewing its ladders
+	// from what it sees.
+	if kept, derived := storetest.DumpTable(t, dbURL, "plan_ladders"), storetest.DumpTable(t, dbURL, storetest.PlanLaddersDerived); len(kept) != rounds || !slices.Equal(kept, derived) {
+		t.Errorf("plan_ladders holds %d rows, want %d as derived from best_cells; first kept row not derived: %s",
+			len(kept), len(derived), storetest.FirstMissing(kept, derived))
+	}
 	// The best total tok/s of each point is the last writer's (highest).
 	last := storetest.MustQueryInt(t, dbURL, `SELECT count(*) FROM best_cells b JOIN runs r ON r.id = b.run_id
 WHERE b.metric = 'total_tps' AND r.dedupe_key LIKE $1`, fmt.Sprintf("race %%/%d", writers-1))
@@ -120,7 +127,8 @@ func TestRebuildsDuringUploads(t *testing.T) {
 	for _, err := range errs {
 		t.Error(err)
 	}
-	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs"}
+	tables := []string{"best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
+		"plan_ladders"}
 	var kept [][]string
 	for _, table := range tables {
 		kept = append(kept, storetest.DumpTable(t, dbURL, table))

@@ -61,11 +61,11 @@ var BackupLeftOut = backupLeftOut
 // ScaleSQL is the runs' statements given an index of their own
 // (package bests has the browse index's), with a part of the plan each
 // must show: the sitemap's (migration 0014), and the planner's, whose
-// answers read best_cells_plan_idx alone (migration 0035) and whose rows
-// probe the keys of runs and cells.
+// answers read one range of plan_ladders' key (migration 0037) and whose
+// rows probe the keys of runs and cells.
 var ScaleSQL = []struct{ SQL, Index, Params string }{
 	{sitemapRunsSQL, "runs_sitemap_idx", "50000"},
-	{planSetupsSQL, "Index Only Scan using best_cells_plan_idx", "'rtx-3060-12gb', 16384, 20"},
+	{planSetupsSQL, "Index Scan using plan_ladders_pkey", "'rtx-3060-12gb', 16384"},
 	{planRunsSQL, "decode_cells_pkey", "ARRAY['r1'], ARRAY[0], ARRAY[1]"},
 	{planRunsSQL, "runs_pkey", "ARRAY['r1'], ARRAY[0], ARRAY[1]"},
 }

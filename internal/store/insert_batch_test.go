@@ -71,7 +71,7 @@ func TestInsertRunsMatchesInsertRun(t *testing.T) {
 	}
 	for _, table := range []string{"runs", "run_sources", "decode_cells", "prefill_rows", "run_telemetry",
 		"identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
-		"history_cells", "history_versions", "history_setups", "unpowered_runs"} {
+		"history_cells", "history_versions", "history_setups", "unpowered_runs", "plan_ladders"} {
 		a, b := storetest.DumpTable(t, singleURL, table), storetest.DumpTable(t, bulkURL, table)
 		if len(a) < 4 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))

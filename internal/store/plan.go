@@ -10,26 +10,32 @@ import (
 	"github.com/speedmatrix/speedmatrix/internal/store/db"
 )
 
-// planSetupsSQL decides the planner's answer per setup (PlanSetups).
+// planSetupsSQL reads each setup's ladder at the context used (PlanSetups).
 var planSetupsSQL = sqlFile("plan_setups")
 
 // PlanSetups are the planner's answers on the hardware identity hardware
 // at context ctxTokens and minUserTPS per request, one per setup measured
-// there, decided by plan_setups.sql (which says how) from the tables of
-// bests: hidden runs, quick runs and runs above the physical bound never
-// answer; demo setups are among them, marked. Unranked, Cell unset. A
-// hardware nobody measured gives none.
+// there: plan_setups.sql reads each setup's ladder at the context used,
+// kept from the tables of bests (so hidden runs, quick runs and runs above
+// the physical bound never answer; demo setups are among them, marked),
+// and plan.Ladder's Answer decides on it. Unranked, Cell unset. A hardware
+// nobody measured gives none.
 func (s *Store) PlanSetups(ctx context.Context, hardware string, ctxTokens int, minUserTPS float64) (_ []plan.Setup, err error) {
 	defer db.Wrap(&err, "PlanSetups(%q, %d, %g)", hardware, ctxTokens, minUserTPS)
-	rows, _ := s.db.Public().Query(ctx, planSetupsSQL, hardware, ctxTokens, minUserTPS)
+	rows, _ := s.db.Public().Query(ctx, planSetupsSQL, hardware, ctxTokens)
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (plan.Setup, error) {
 		var p plan.Setup
+		var l plan.Ladder
 		k := &p.Key
 		err := row.Scan(&k.Model, &k.ModelBase, &k.Engine, &k.Quantization, &k.Demo,
 			&p.ModelName, &p.EngineName, &p.QuantizationName, &p.ContextUsed, &p.Short,
-			&p.MaxUsers, &p.RunID, &p.PerRequestTPS, &p.Derived)
+			&l.Concurrencies, &l.Speeds, &l.RunIDs, &l.Derived)
+		if err != nil {
+			return p, err
+		}
 		p.Raised = !p.Short && p.ContextUsed > ctxTokens
-		return p, err
+		l.Answer(&p, minUserTPS)
+		return p, nil
 	})
 }
 

@@ -50,7 +50,7 @@ func TestReplaceDerivedReindexes(t *testing.T) {
 	const runsIndex = `(SELECT id, hardware_slug, engine_slug, model_slug, model_base_slug, submitter_slug,
     quantization_slug, catalog_version, best_single_tps, best_peak_tps FROM runs)`
 	for _, table := range []string{runsIndex, "identities", "best_cells", "version_best_cells", "submitter_best_cells", "browse_groups", "identity_runs", "engine_version_runs",
-		"history_cells", "history_versions", "history_setups", "unpowered_runs"} {
+		"history_cells", "history_versions", "history_setups", "unpowered_runs", "plan_ladders"} {
 		a, b := storetest.DumpTable(t, againURL, table), storetest.DumpTable(t, freshURL, table)
 		if len(a) == 0 {
 			t.Errorf("%s: %d rows; the fixture should fill it", table, len(a))

@@ -2,7 +2,8 @@
 // leaderboards, entity pages, search and histories read instead of
 // scanning runs. It owns the tables derived from the stored runs
 // (identities, the tables of bests, browse_groups and the run counts,
-// history_cells, history_versions, history_setups, unpowered_runs), the
+// history_cells, history_versions, history_setups, unpowered_runs; and
+// plan_ladders, which best_cells' triggers keep), the
 // browse columns of a runs row (BrowseColumns), the rules that keep them
 // equal to what a rebuild from every run would leave, and the reads of
 // lists of runs.
@@ -63,6 +64,13 @@
 //  5. best_cells rows, then version_best_cells rows, then
 //     submitter_best_cells rows, each by key: offer_run_best_cells.sql
 //     and its kin (bestTables), or offer_best_cells.sql and its kin.
+//     best_cells' triggers then renew the planner's ladders of the setups
+//     the statement wrote (plan_ladders_renew, migration 0037), taking
+//     an advisory lock per setup in the order of its hash, or the table
+//     for more than 256 setups, before they read best_cells again. An
+//     upload or a batch writes best_cells in one statement, so it takes
+//     these locks at once, in order; a rebuild, which writes it in more
+//     than one, holds bestLock exclusively, so nobody else offers.
 //  6. new browse_groups rows, by key: count_run_groups.sql (count_groups.sql);
 //     then new history_versions rows, by key, and the history_setups rows
 //     of those new versions' setups, by key, in one statement that writes

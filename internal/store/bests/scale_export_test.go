@@ -41,7 +41,7 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 }
 
 // GroupBestsSQL is, for each table of bests by name (and the kept count of
-// runs a tokens-per-joule board leaves out), the rows it stores for
+// runs a tokens-per-joule board leaves out, and the planner's ladder), the rows it stores for
 // one group ($1–$5: model, hardware, engine, quantization, demo) and the
 // rows its rule derives from the group's runs' cells from scratch, each row
 // as text, in one order: what a write that touched the group must leave.
@@ -68,6 +68,12 @@ GROUP BY ` + key + ` HAVING sum(runs) <> 0) AS x ORDER BY 1`,
 		`SELECT x::text FROM (` + unpoweredRowsOf +
 			` AND (r.model_slug, r.hardware_slug, r.engine_slug, r.quantization_slug, r.demo) = ($1, $2, $3, $4, $5)` +
 			unpoweredRowsEnd + `) AS x ORDER BY 1`,
+	}
+	// The planner's ladder of the group, kept by best_cells' triggers,
+	// and as its rule derives it now from the group's bests.
+	out["plan_ladders"] = [2]string{
+		`SELECT x::text FROM (SELECT * FROM plan_ladders WHERE` + group + `) AS x ORDER BY 1`,
+		`SELECT x::text FROM plan_ladder_rows(ARRAY[$2], ARRAY[$1], ARRAY[$3], ARRAY[$4], ARRAY[$5::boolean]) AS x ORDER BY 1`,
 	}
 	return out
 }

@@ -99,6 +99,16 @@ func DumpTable(t *testing.T, url, table string) []string {
 	return list
 }
 
+// PlanLaddersDerived, given to DumpTable as a table, is the planner's
+// ladders (plan_ladders) as their rule derives them now from best_cells,
+// for every setup it holds: what the triggers that keep the table must
+// have left there.
+const PlanLaddersDerived = `(SELECT l.* FROM (SELECT array_agg(h) AS h, array_agg(m) AS m, array_agg(e) AS e,
+        array_agg(q) AS q, array_agg(d) AS d
+    FROM (SELECT DISTINCT hardware_slug, model_slug, engine_slug, quantization_slug, demo FROM best_cells
+        WHERE metric IN ('per_request_tps', 'total_tps')) AS k (h, m, e, q, d)) AS k
+    CROSS JOIN LATERAL plan_ladder_rows(k.h, k.m, k.e, k.q, k.d) AS l)`
+
 // FirstMissing is the first line of a that b lacks, for a message.
 func FirstMissing(a, b []string) string {
 	for _, s := range a {

@@ -1,0 +1,12 @@
+DELETE FROM bulk_deferred_indexes WHERE name = 'plan_ladders';
+DROP TRIGGER best_cells_plan_inserted ON best_cells;
+DROP TRIGGER best_cells_plan_deleted ON best_cells;
+DROP TRIGGER best_cells_plan_updated ON best_cells;
+DROP TRIGGER best_cells_plan_truncated ON best_cells;
+DROP FUNCTION plan_ladders_changed();
+DROP FUNCTION plan_ladders_updated();
+DROP FUNCTION plan_ladders_truncated();
+DROP FUNCTION plan_ladders_renew_all();
+DROP FUNCTION plan_ladders_renew(text[], text[], text[], text[], boolean[]);
+DROP FUNCTION plan_ladder_rows(text[], text[], text[], text[], boolean[]);
+DROP TABLE plan_ladders;
