@@ -97,11 +97,17 @@ func keeps(r Request, k SetupKey) bool {
 
 // rank orders setups: measured before demo, more users first, then the
 // faster per request, then by name and run for a stable page.
+// The names are compared only on a tie (cmp.Or would compare them all
+// every time, and a busy hardware sorts over a hundred setups).
 func rank(a, b Setup) int {
-	return cmp.Or(
+	if c := cmp.Or(
 		boolOrder(a.Key.Demo, b.Key.Demo),
 		cmp.Compare(b.MaxUsers, a.MaxUsers),
 		cmp.Compare(b.PerRequestTPS, a.PerRequestTPS),
+	); c != 0 {
+		return c
+	}
+	return cmp.Or(
 		cmp.Compare(a.ModelName, b.ModelName),
 		cmp.Compare(a.Key.Engine, b.Key.Engine),
 		cmp.Compare(a.Key.Quantization, b.Key.Quantization),

@@ -44,9 +44,15 @@ type Estimate struct {
 // gpu is the hardware's row (ok false when the table lacks it: no
 // estimates). Sorted by the bound per request, highest first.
 func Estimates(r Request, t *calculator.Tables, gpu calculator.GPU, setups []Setup) []Estimate {
-	measured := map[string]bool{}
+	// A hardware's setups name a few models many times over (engines and
+	// quantizations of each): each slug is looked up in the table once.
+	measured, seen := map[string]bool{}, map[string]bool{}
 	for _, s := range setups {
 		for _, slug := range []string{s.Key.Model, s.Key.ModelBase} {
+			if seen[slug] {
+				continue
+			}
+			seen[slug] = true
 			if m, ok := t.ModelByID(slug); ok {
 				measured[m.ID] = true
 			}
