@@ -41,10 +41,11 @@ var ScaleSQL = []struct{ SQL, Index, Params string }{
 }
 
 // GroupBestsSQL is, for each table of bests by name (and the kept count of
-// runs a tokens-per-joule board leaves out, and the planner's ladder), the rows it stores for
-// one group ($1–$5: model, hardware, engine, quantization, demo) and the
-// rows its rule derives from the group's runs' cells from scratch, each row
-// as text, in one order: what a write that touched the group must leave.
+// runs a tokens-per-joule board leaves out, and the planner's ladder), the
+// rows it stores for one group ($1–$5: model, hardware, engine,
+// quantization, demo) and the rows its rule derives from the group's runs'
+// cells from scratch (the ladder: from the group's bests), each row as
+// text, in one order: what a write that touched the group must leave.
 func GroupBestsSQL() map[string][2]string {
 	const group = ` (model_slug, hardware_slug, engine_slug, quantization_slug, demo) = ($1, $2, $3, $4, $5)`
 	out := map[string][2]string{}
