@@ -10,10 +10,15 @@ import (
 )
 
 // Docs is the documentation page's tables: every GPU and model the
-// calculator knows, with their figures, sources and confidence.
+// calculator knows, with their figures, sources and confidence, and the
+// GPUs' board powers, which have sources of their own.
 type Docs struct {
 	GPUs   []DocsRow
 	Models []DocsRow
+	// BoardPower lists the GPUs with a board power (GPU.BoardPowerW), with
+	// that figure's own source and confidence; the GPUs' table words the
+	// others' as unknown.
+	BoardPower []DocsRow
 }
 
 // DocsRow is one table row: a name, its figures formatted, and its source.
@@ -36,9 +41,17 @@ func BuildDocs(l *i18n.Localizer, t *calculator.Tables) Docs {
 		return l.Dec(v, 1)
 	}
 	for _, g := range t.GPUs {
+		power := l.T("calc.docs.unknown", nil)
+		if g.BoardPowerW > 0 {
+			power = l.Dec(g.BoardPowerW, 0)
+		}
 		d.GPUs = append(d.GPUs, DocsRow{Name: g.Name, URL: g.URL, Site: site(g.URL),
-			Cells:      []string{num(g.BandwidthGBs), l.Int(int64(g.MemoryGB)), num(g.FP16), num(g.FP8)},
+			Cells:      []string{num(g.BandwidthGBs), l.Int(int64(g.MemoryGB)), num(g.FP16), num(g.FP8), power},
 			Confidence: l.T("calc.confidence."+g.Confidence, nil)})
+		if src := g.BoardPowerSource; g.BoardPowerW > 0 && src != nil {
+			d.BoardPower = append(d.BoardPower, DocsRow{Name: g.Name, URL: src.URL, Site: site(src.URL),
+				Cells: []string{power}, Confidence: l.T("calc.confidence."+src.Confidence, nil)})
+		}
 	}
 	for _, m := range t.Models {
 		p := m.Arch.Count()

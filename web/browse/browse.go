@@ -8,6 +8,7 @@ import (
 
 	"github.com/speedmatrix/speedmatrix/internal/browse"
 	"github.com/speedmatrix/speedmatrix/internal/catalog"
+	"github.com/speedmatrix/speedmatrix/internal/run"
 	"github.com/speedmatrix/speedmatrix/internal/store"
 	"github.com/speedmatrix/speedmatrix/web/kit"
 )
@@ -18,6 +19,8 @@ type browseStore interface {
 	Leaderboard(ctx context.Context, q store.LeaderQuery) ([]store.LeaderRow, error)
 	// Unpowered counts the runs a tokens-per-joule board leaves out.
 	Unpowered(ctx context.Context, q store.LeaderQuery) (int, error)
+	// RunOrgs are the organisations runs were uploaded for, by run id.
+	RunOrgs(ctx context.Context, ids []string) (map[string]run.Org, error)
 	IdentityName(ctx context.Context, kind, slug string) (string, error)
 	IdentityNames(ctx context.Context, kind string, slugs []string) (map[string]string, error)
 	IdentityLists(ctx context.Context, kinds []string, limit int) (map[string][]catalog.Identity, error)

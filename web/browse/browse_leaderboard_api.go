@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -57,11 +58,15 @@ func (s *Handlers) LeaderboardJSON(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
+	orgs, err := s.boardOrgs(r.Context(), b)
+	if err != nil {
+		return err
+	}
 	q := b.Query
 	out := apiLeaderboard{Context: q.Context, Concurrency: q.Concurrency, Metric: q.Metric,
-		Rows: s.apiLeaderRows(r, b, b.Rows, true)}
+		Rows: s.apiLeaderRows(r, b, b.Rows, orgs, true)}
 	if b.ShowQueued {
-		out.Queued = s.apiLeaderRows(r, b, b.Queued, false)
+		out.Queued = s.apiLeaderRows(r, b, b.Queued, orgs, false)
 	}
 	if q.Metric == store.MetricTPJ {
 		out.UnpoweredRuns = &b.Unpowered
@@ -70,14 +75,34 @@ func (s *Handlers) LeaderboardJSON(w http.ResponseWriter, r *http.Request) error
 	return kit.WriteJSON(w, http.StatusOK, out)
 }
 
+// boardOrgs are the organisations the runs of b's rows were uploaded for,
+// by run id. The tables of bests keep what the page shows, which an
+// organisation is not, so the API reads them from the runs: one query by
+// primary key for the (at most a hundred) rows shown, and none when no row
+// has a verified submitter (only those upload for an organisation).
+func (s *Handlers) boardOrgs(ctx context.Context, b browse.Board) (map[string]run.Org, error) {
+	var ids []string
+	for _, rows := range [][]store.LeaderRow{b.Rows, b.Queued} {
+		for _, row := range rows {
+			if row.SubmitterSlug != "" {
+				ids = append(ids, row.RunID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return s.store.RunOrgs(ctx, ids)
+}
+
 // apiLeaderRows are rows of b as the API gives them, numbered from 1 when
-// ranked.
-func (s *Handlers) apiLeaderRows(r *http.Request, b browse.Board, rows []store.LeaderRow, ranked bool) []apiLeaderRow {
+// ranked; orgs are their runs' organisations (boardOrgs).
+func (s *Handlers) apiLeaderRows(r *http.Request, b browse.Board, rows []store.LeaderRow, orgs map[string]run.Org, ranked bool) []apiLeaderRow {
 	origin := s.Origin(r)
 	out := make([]apiLeaderRow, 0, len(rows))
 	for i, row := range rows {
 		// Only a verified name has a slug (the page's rule, LeaderRows).
-		sub := export.NewSubmitter(row.Submitter, row.SubmitterSlug != "", run.Org{})
+		sub := export.NewSubmitter(row.Submitter, row.SubmitterSlug != "", orgs[row.RunID])
 		it := apiLeaderRow{RunID: row.RunID, URL: origin + paths.RunCell(row.RunID, b.Query.Context, b.Query.Concurrency),
 			Value: row.Value, UploadedAt: row.UploadedAt.UTC().Format(time.RFC3339Nano), Demo: row.Demo,
 			Hardware: catalog.Identity{Slug: row.HardwareSlug, Name: row.HardwareName},

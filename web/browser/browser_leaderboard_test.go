@@ -123,3 +123,45 @@ func shootPath(t *testing.T, browser context.Context, dir string, steps []struct
 		}
 	}
 }
+
+// valueLinesJS reads each ranked row's value and how many lines its text
+// takes (a range over the text has one client rectangle per line; the link
+// itself may be an inline block, one rectangle however many lines), then
+// whether the page itself scrolls sideways and whether the board's wrapper
+// does.
+const valueLinesJS = `(() => {
+	const lines = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getClientRects().length; };
+	const rows = Array.from(document.querySelectorAll('table.leaderboard')[0].querySelectorAll('tbody a.to-run'))
+		.map(a => a.innerText + ' ' + lines(a));
+	const de = document.documentElement, wrap = document.querySelector('table.leaderboard').closest('.scroll');
+	return rows.concat(['page ' + (de.scrollWidth > de.clientWidth), 'board ' + (wrap.scrollWidth > wrap.clientWidth)]);
+})()`
+
+// TestBrowserLeaderboardPhoneValue: on a 390 px phone, in French (decimal
+// comma), a tokens-per-joule value keeps its number and unit on one line;
+// the board scrolls sideways inside its wrapper, never the page. The
+// value's column is as narrow as its bar (6rem) when the board overflows,
+// so a value wider than that, as "0,00766 tok/J" is whatever the font,
+// broke at the space before its unit.
+func TestBrowserLeaderboardPhoneValue(t *testing.T) {
+	browser := newBrowser(t)
+	s := webtest.NewSite(t)
+	// 6.35 tok/s at 0×1 on 829 W over eight boards: 0.00766 tok/J; a long
+	// model name widens the board beyond the phone.
+	s.InsertScaled(t, "phone:a", 0.1, func(r *run.Run) {
+		r.Hardware.GPUName, r.Hardware.GPUCount, r.Hardware.VRAMGB = "RTX 4090", 8, 24
+		r.Model.ID = "mistralai/Mistral-Small-3.2-24B-Instruct-2506-GPTQ-Int4"
+		for i := range r.Decode {
+			r.Decode[i].PowerW = run.F(829)
+		}
+	})
+	tab := newTab(t, browser)
+	cdpDo(t, tab, "open the board on a phone", emulate(shotViewports[1]),
+		chromedp.Navigate(s.URL+"/leaderboard?metric=tokens_per_joule&lang=fr"),
+		chromedp.WaitReady(chromedp.CSS("table.leaderboard")))
+	got := cdpRun(t, tab, "value lines", chromedp.Evaluate[[]string](valueLinesJS))
+	want := []string{"0,00766 tok/J 1", "page false", "board true"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("at 390 px in French: %q, want %q (the value on one line, the board scrolling, not the page)", got, want)
+	}
+}

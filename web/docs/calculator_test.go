@@ -122,6 +122,33 @@ func TestCalculatorDocs(t *testing.T) {
 	if h := ja.Find("article h1").First().Text(); h != "デコード計算機のしくみ" {
 		t.Errorf("Japanese docs heading %q", h)
 	}
+	// Board power: a known GPU's figure in the GPUs' table and in its own
+	// with its own source, an unknown one worded as such, never 0.
+	for lang, want := range map[string][2]string{"en": {"700", "unknown"}, "ja": {"700", "不明"}, "de": {"700", "unbekannt"}} {
+		page := webtest.Page(t, s, "/docs/calculator?lang="+lang)
+		head := page.Find("#calc-docs-gpus thead th").Eq(5).Text()
+		if head == "" || head != page.Find("#calc-docs-board-power thead th").Eq(1).Text() {
+			t.Errorf("%s: the board power column is headed %q", lang, head)
+		}
+		cell := func(table, gpu string, col int) string {
+			row := page.Find(table + " tbody tr").FilterFunction(func(_ int, r *goquery.Selection) bool {
+				return r.Find("th").Text() == gpu
+			})
+			return row.Find("td").Eq(col).Text()
+		}
+		if got := cell("#calc-docs-gpus", "H100 SXM 80GB", 4); got != want[0] {
+			t.Errorf("%s: H100 SXM's board power in the GPUs' table = %q, want %q", lang, got, want[0])
+		}
+		if got := cell("#calc-docs-gpus", "RTX 4090 24GB", 4); got != want[1] {
+			t.Errorf("%s: the RTX 4090's board power = %q, want %q", lang, got, want[1])
+		}
+		if got := cell("#calc-docs-board-power", "H100 SXM 80GB", 0); got != want[0] {
+			t.Errorf("%s: H100 SXM's row of the board power table = %q, want %q", lang, got, want[0])
+		}
+		if href, _ := page.Find(`#calc-docs-board-power tbody tr:first-child td a`).Attr("href"); !strings.HasPrefix(href, "https://") {
+			t.Errorf("%s: the board power table's first row lacks its source (%q)", lang, href)
+		}
+	}
 	if href, _ := webtest.Page(t, s, "/").Find(`header nav a[href="/calculator"]`).Attr("href"); href != "/calculator" {
 		t.Error("the header does not link the calculator")
 	}
