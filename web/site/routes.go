@@ -18,7 +18,7 @@ import (
 // adding. Pages answer errors with an error page (s.page), the API with
 // JSON (s.json).
 func (s *Server) routes() *chi.Mux {
-	s.compressor = middleware.NewCompressor(5, "text/html", "application/json")
+	s.compressor = newCompressor()
 	r := chi.NewRouter()
 	// GetHead answers HEAD with the GET handler (the server drops the
 	// body), so link checkers and monitors get the page's status, not 405.
