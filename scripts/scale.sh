@@ -76,9 +76,14 @@ PAGE_LIST='
 /leaderboard?submitter={submitter}
 /submitters/{submitter}
 /leaderboard?metric=tokens_per_joule
+/leaderboard?ctx=131072&conc=64&metric=tokens_per_joule
+/api/v1/leaderboard
+/api/v1/leaderboard?ctx=131072&conc=64&metric=tokens_per_joule
 {report}?metric=tokens_per_joule&kwh=0.25
 /plan?hardware={hardware_slug}&preset=team
 /api/v1/plan?hardware={hardware_slug}&preset=chat
+/plan?hardware=8x-h200-141gb&preset=team
+/api/v1/plan?hardware=8x-h200-141gb&preset=chat
 /regressions
 /regressions?engine={engine_slug}
 /regressions.atom
